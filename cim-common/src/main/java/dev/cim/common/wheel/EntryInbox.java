@@ -1,0 +1,83 @@
+package dev.cim.common.wheel;
+
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * The lock-free hand-off from the threads that schedule and cancel to the one thread that owns the
+ * wheel at a time (the holder of the wheel lock). Two intrusive stacks, one for new entries and one
+ * for cancelled ones, so neither path allocates.
+ *
+ * <p>A push is a single {@code getAndSet} of the stack top, which never retries however many
+ * threads push at once (a compare-and-set loop would). The price is a moment in which the new top is
+ * published but its link to the entry below is not yet written; the link holds {@link #LINKING}
+ * then, and the consumer waits those few instructions out. The consumer takes a whole stack with
+ * one {@code getAndSet(null)}, so it never contends with producers entry by entry. Order within a
+ * batch does not matter: each entry goes to the bucket of its own due time.
+ */
+final class EntryInbox {
+
+    /** Marks a link that its producer has not written yet. Never scheduled. */
+    static final WheelEntry LINKING = WheelEntry.sentinel();
+
+    private final AtomicReference<WheelEntry> scheduled = new AtomicReference<>();
+    private final AtomicReference<WheelEntry> cancelled = new AtomicReference<>();
+
+    /** Hands over a new entry. Any thread. */
+    void offerScheduled(WheelEntry entry) {
+        entry.next = LINKING; // published by the getAndSet below
+        entry.setNextRelease(scheduled.getAndSet(entry));
+    }
+
+    /** Hands over a cancelled entry. Any thread. */
+    void offerCancelled(WheelEntry entry) {
+        entry.setCancelNextRelease(LINKING);
+        entry.setCancelNextRelease(cancelled.getAndSet(entry));
+    }
+
+    /**
+     * Takes every new entry handed over so far and gives each to {@code sink}, which may relink it.
+     * Only the owner of the wheel.
+     */
+    void drainScheduled(Consumer<WheelEntry> sink) {
+        WheelEntry entry = scheduled.getAndSet(null);
+        while (entry != null) {
+            WheelEntry below = awaitNext(entry); // read before the sink reuses the link
+            sink.accept(entry);
+            entry = below;
+        }
+    }
+
+    /** Takes every cancelled entry handed over so far and gives each to {@code sink}. Only the owner. */
+    void drainCancelled(Consumer<WheelEntry> sink) {
+        WheelEntry entry = cancelled.getAndSet(null);
+        while (entry != null) {
+            WheelEntry below = awaitCancelNext(entry);
+            sink.accept(entry);
+            entry = below;
+        }
+    }
+
+    /** Visits the new entries not yet drained, leaving them in place. Only the owner. */
+    void forEachScheduled(Consumer<WheelEntry> visitor) {
+        for (WheelEntry entry = scheduled.get(); entry != null; entry = awaitNext(entry)) {
+            visitor.accept(entry);
+        }
+    }
+
+    private static WheelEntry awaitNext(WheelEntry entry) {
+        WheelEntry next;
+        while ((next = entry.nextAcquire()) == LINKING) {
+            Thread.onSpinWait(); // its producer is between two instructions
+        }
+        return next;
+    }
+
+    private static WheelEntry awaitCancelNext(WheelEntry entry) {
+        WheelEntry next;
+        while ((next = entry.cancelNextAcquire()) == LINKING) {
+            Thread.onSpinWait();
+        }
+        return next;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.cim.common.wheel;
+
+import java.time.Instant;
+
+/** The handle of a job given to a {@link DelayScheduler}. Safe to use from any thread. */
+public interface ScheduledJob {
+
+    /** The job's id: unique within its scheduler, increasing in the order jobs were scheduled. */
+    long id();
+
+    /** When the job is due: it never runs before this instant, and normally within one tick after. */
+    Instant dueAt();
+
+    /** The job's {@link Job#description()}. */
+    String description();
+
+    /** Where the job is in its life; see {@link JobState}. */
+    JobState state();
+
+    /**
+     * Cancels the job if it has not started. O(1); the job object is released at once and the
+     * scheduler's own bookkeeping for it within one tick.
+     *
+     * @return {@code true} if this call stopped the job from ever running; {@code false} if it had
+     *         already started, finished, or been cancelled or discarded
+     */
+    boolean cancel();
+}

@@ -1,0 +1,342 @@
+package dev.cim.common.wheel;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ring-buffer {@link DelayScheduler}: a {@link TimingWheel} fed through an {@link EntryInbox}
+ * and advanced by a {@link WheelTicker} (or, in tests, by hand through {@link #advance()}).
+ *
+ * <h3>Threads</h3>
+ * Scheduling and cancelling never lock: they push onto the inbox and bump counters. The wheel itself
+ * is guarded by {@link #wheelLock}, which its owner takes once per tick to take in the inbox, unlink
+ * cancelled entries, move time and hand due entries to the worker {@link Executor}. The lock is
+ * otherwise taken only by the rare callers that must see the whole wheel: {@link #pendingJobs()} and
+ * the stops. Each entry leaves the pending state through one CAS on the entry, so a job runs at most
+ * once whatever the interleaving of fire, cancel and stop.
+ *
+ * <h3>Counting</h3>
+ * {@link #pending()} is the number of ids handed out minus the number of jobs that reached a
+ * terminal state; ids come from one counter, so scheduling costs one shared atomic besides the push.
+ */
+final class WheelScheduler implements DelayScheduler {
+
+    private static final Logger log = LoggerFactory.getLogger(DelayScheduler.class);
+
+    private enum Phase { RUNNING, DRAINING, STOPPED }
+
+    /** Settings checked by the builder. */
+    record Config(TimeSource clock, long tickNanos, int slots, long maxDelayNanos, long maxPending,
+            Duration shutdownTimeout) {
+    }
+
+    private final TimeSource clock;
+    private final long tickNanos;
+    private final long maxDelayNanos;
+    private final long maxPending;
+    private final Duration shutdownTimeout;
+    private final Executor workers;
+    /** The worker pool when this scheduler made it and so must shut it down; otherwise null. */
+    private final ThreadPoolExecutor ownPool;
+
+    private final EntryInbox inbox = new EntryInbox();
+    private final AtomicLong lastId = new AtomicLong();
+    private final LongAdder settled = new LongAdder();
+    private volatile Phase phase = Phase.RUNNING;
+    /** Serialises the phase changes of the two stops. */
+    private final Object stopLock = new Object();
+
+    private final ReentrantLock wheelLock = new ReentrantLock();
+    /** Guarded by {@link #wheelLock}. */
+    private final TimingWheel wheel;
+    /** Guarded by {@link #wheelLock}: set by the stop's final sweep, after which nothing is filed. */
+    private boolean swept;
+    private final Consumer<WheelEntry> fileNew = this::fileNew;
+    private final Consumer<WheelEntry> unlink = WheelBucket::remove;
+
+    private WheelTicker ticker;
+
+    WheelScheduler(Config config, Executor workers, ThreadPoolExecutor ownPool) {
+        this.clock = config.clock();
+        this.tickNanos = config.tickNanos();
+        this.maxDelayNanos = config.maxDelayNanos();
+        this.maxPending = config.maxPending();
+        this.shutdownTimeout = config.shutdownTimeout();
+        this.workers = workers;
+        this.ownPool = ownPool;
+        long maxDelayTicks = Math.floorDiv(maxDelayNanos, tickNanos) + 1;
+        this.wheel = new TimingWheel(clock.nanoTime(), tickNanos, config.slots(),
+                TimingWheel.levelsFor(config.slots(), maxDelayTicks), this::fire);
+    }
+
+    /** Starts the thread that advances the wheel; called once by the builder. */
+    void startTicker(WheelTicker ticker) {
+        this.ticker = ticker;
+        ticker.start();
+    }
+
+    @Override
+    public ScheduledJob schedule(Runnable job, Duration delay) {
+        requireJob(job);
+        Objects.requireNonNull(delay, "delay (expected: a Duration from 0 to the maximum delay)");
+        long nanos = delay.compareTo(MAX_NANOS) > 0 ? Long.MAX_VALUE : delay.toNanos();
+        if (nanos < 0 || nanos > maxDelayNanos) {
+            throw delayOutOfRange(delay.toString());
+        }
+        return enqueue(job, nanos);
+    }
+
+    @Override
+    public ScheduledJob schedule(Runnable job, long delay, TimeUnit unit) {
+        requireJob(job);
+        Objects.requireNonNull(unit, "unit (expected: the TimeUnit of the delay)");
+        long nanos = unit.toNanos(delay); // saturates rather than overflows
+        if (nanos < 0 || nanos > maxDelayNanos) {
+            throw delayOutOfRange(delay + " " + unit.name().toLowerCase(Locale.ROOT));
+        }
+        return enqueue(job, nanos);
+    }
+
+    private static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
+
+    private static void requireJob(Runnable job) {
+        Objects.requireNonNull(job, "job (expected: the Runnable to run after the delay)");
+    }
+
+    private IllegalArgumentException delayOutOfRange(String asked) {
+        return new IllegalArgumentException("delay (expected: 0 <= delay <= "
+                + Duration.ofNanos(maxDelayNanos) + ", the maximum delay): " + asked);
+    }
+
+    private ScheduledJob enqueue(Runnable job, long delayNanos) {
+        if (phase != Phase.RUNNING) {
+            throw new RejectedExecutionException("the scheduler is "
+                    + phase.name().toLowerCase(Locale.ROOT) + " and takes no new jobs");
+        }
+        long id = lastId.incrementAndGet();
+        if (maxPending > 0 && id - settled.sum() > maxPending) {
+            settled.increment();
+            throw new RejectedExecutionException("too many pending jobs: the cap is " + maxPending
+                    + " (cim.wheel.max-pending)");
+        }
+        WheelEntry entry = new WheelEntry(this, id, clock.nanoTime() + delayNanos, job);
+        inbox.offerScheduled(entry);
+        if (phase == Phase.STOPPED) {
+            rejectLateArrivals(entry);
+        }
+        return entry;
+    }
+
+    /**
+     * A stop can slip between the phase check and the push above. If its final sweep has already
+     * run, this entry and any like it would wait in the inbox forever: discard them here, and refuse
+     * this call as if the check had seen the stop. An entry the sweep did take is in its report, and
+     * its handle shows it as discarded.
+     */
+    private void rejectLateArrivals(WheelEntry entry) {
+        wheelLock.lock();
+        try {
+            if (swept) {
+                inbox.drainScheduled(late -> {
+                    if (late.leavePending(WheelEntry.Mark.DISCARDED)) {
+                        settled.increment();
+                    }
+                });
+            }
+        } finally {
+            wheelLock.unlock();
+        }
+        if (entry.state() == JobState.DISCARDED) {
+            throw new RejectedExecutionException("the scheduler stopped and takes no new jobs");
+        }
+    }
+
+    /** Called by the ticker thread (or a test) to process everything up to now. */
+    void advance() {
+        wheelLock.lock();
+        try {
+            if (swept) {
+                return;
+            }
+            inbox.drainCancelled(unlink);
+            inbox.drainScheduled(fileNew);
+            wheel.advanceTo(clock.nanoTime());
+        } finally {
+            wheelLock.unlock();
+        }
+    }
+
+    /** When the next tick is due on the clock. */
+    long nextTickNanos() {
+        wheelLock.lock();
+        try {
+            return wheel.nextTickNanos();
+        } finally {
+            wheelLock.unlock();
+        }
+    }
+
+    private void fileNew(WheelEntry entry) {
+        if (entry.isPending()) { // one cancelled while in the inbox is simply not filed
+            wheel.place(entry);
+        }
+    }
+
+    private void fire(WheelEntry entry) {
+        if (!entry.isPending()) {
+            return;
+        }
+        try {
+            workers.execute(entry);
+        } catch (RejectedExecutionException e) {
+            if (entry.leavePending(WheelEntry.Mark.DISCARDED)) {
+                settled.increment();
+                log.error("Delayed job {} ({}) was due but the worker executor refused it; discarded",
+                        entry.id(), entry.description(), e);
+            }
+        }
+    }
+
+    void cancelled(WheelEntry entry) {
+        settled.increment();
+        inbox.offerCancelled(entry);
+    }
+
+    void finished() {
+        settled.increment();
+    }
+
+    void jobFailed(WheelEntry entry, Runnable job, Throwable failure) {
+        log.warn("Delayed job {} ({}) failed", entry.id(), Job.describe(job), failure);
+    }
+
+    Instant toInstant(long deadline) {
+        return clock.instant().plusNanos(deadline - clock.nanoTime());
+    }
+
+    @Override
+    public long pending() {
+        return lastId.get() - settled.sum();
+    }
+
+    @Override
+    public List<PendingJob> pendingJobs() {
+        List<PendingJob> jobs = new ArrayList<>();
+        Consumer<WheelEntry> collect = entry -> {
+            PendingJob line = entry.snapshot();
+            if (line != null) {
+                jobs.add(line);
+            }
+        };
+        wheelLock.lock();
+        try {
+            wheel.forEach(collect);
+            inbox.forEachScheduled(collect);
+        } finally {
+            wheelLock.unlock();
+        }
+        if (ownPool != null) { // due, waiting for a worker
+            ownPool.getQueue().forEach(task -> collect.accept((WheelEntry) task));
+        }
+        jobs.sort(DUE_ORDER);
+        return jobs;
+    }
+
+    private static final Comparator<PendingJob> DUE_ORDER =
+            Comparator.comparing(PendingJob::dueAt).thenComparingLong(PendingJob::id);
+
+    @Override
+    public StopReport drain(Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(timeout, "timeout (expected: a Duration >= 0)");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout (expected: >= 0): " + timeout);
+        }
+        synchronized (stopLock) {
+            if (phase != Phase.RUNNING) {
+                return StopReport.nothingLeft();
+            }
+            phase = Phase.DRAINING;
+        }
+        long deadline = clock.nanoTime() + timeout.toNanos();
+        while (pending() > 0) {
+            long remaining = deadline - clock.nanoTime();
+            if (remaining <= 0) {
+                break;
+            }
+            LockSupport.parkNanos(this, Math.min(remaining, tickNanos));
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while draining the delay scheduler");
+            }
+        }
+        phase = Phase.STOPPED;
+        return stopAndSweep();
+    }
+
+    @Override
+    public StopReport stopNow() {
+        synchronized (stopLock) {
+            if (phase == Phase.STOPPED) {
+                return StopReport.nothingLeft();
+            }
+            phase = Phase.STOPPED;
+        }
+        return stopAndSweep();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        StopReport report = drain(shutdownTimeout);
+        if (!report.isComplete()) {
+            log.warn("Delay scheduler closed after {}: {} jobs discarded, {} still running",
+                    shutdownTimeout, report.discarded().size(), report.stillRunning());
+        }
+    }
+
+    /** Stops the ticker and discards whatever has not started. The phase is already STOPPED. */
+    private StopReport stopAndSweep() {
+        if (ticker != null) {
+            ticker.stop();
+        }
+        List<PendingJob> discarded = new ArrayList<>();
+        Consumer<WheelEntry> discard = entry -> {
+            PendingJob line = entry.snapshot();
+            if (line != null && entry.leavePending(WheelEntry.Mark.DISCARDED)) {
+                settled.increment();
+                discarded.add(line);
+            }
+        };
+        wheelLock.lock();
+        try {
+            swept = true;
+            inbox.drainCancelled(unlink);
+            inbox.drainScheduled(discard);
+            wheel.drainAll(discard);
+        } finally {
+            wheelLock.unlock();
+        }
+        if (ownPool != null) {
+            List<Runnable> waiting = new ArrayList<>();
+            ownPool.getQueue().drainTo(waiting);
+            waiting.forEach(task -> discard.accept((WheelEntry) task));
+            ownPool.shutdown(); // running jobs finish; nothing is interrupted
+        }
+        discarded.sort(DUE_ORDER);
+        return new StopReport(discarded, pending());
+    }
+}
