@@ -52,7 +52,8 @@ public interface DelayScheduler extends AutoCloseable {
 
     /**
      * Stops taking jobs, keeps running pending ones at their due times, and waits until all have
-     * finished or {@code timeout} has passed. Whatever has not run by then is discarded and reported.
+     * finished or {@code timeout} has passed; it returns early once every job left is due after the
+     * timeout. Whatever has not run by then is discarded and reported.
      * Calling it again, or after {@link #stopNow()}, reports nothing left.
      *
      * @throws IllegalArgumentException if {@code timeout} is negative

@@ -274,10 +274,18 @@ final class WheelScheduler implements DelayScheduler {
             phase = Phase.DRAINING;
         }
         long deadline = clock.nanoTime() + timeout.toNanos();
+        long nextLook = clock.nanoTime();
         while (pending() > 0) {
-            long remaining = deadline - clock.nanoTime();
+            long now = clock.nanoTime();
+            long remaining = deadline - now;
             if (remaining <= 0) {
                 break;
+            }
+            if (now - nextLook >= 0) { // a walk of the wheel, so not on every tick
+                if (nothingDueBy(deadline)) {
+                    break;
+                }
+                nextLook = now + DRAIN_LOOK_INTERVAL_NANOS;
             }
             LockSupport.parkNanos(this, Math.min(remaining, tickNanos));
             if (Thread.interrupted()) {
@@ -286,6 +294,31 @@ final class WheelScheduler implements DelayScheduler {
         }
         phase = Phase.STOPPED;
         return stopAndSweep();
+    }
+
+    private static final long DRAIN_LOOK_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /**
+     * Whether waiting for {@code deadline} is pointless: every unfinished job is filed in the wheel
+     * or the inbox (none due or running) and due after it.
+     */
+    private boolean nothingDueBy(long deadline) {
+        long[] waiting = {0};
+        boolean[] dueInTime = {false};
+        Consumer<WheelEntry> look = entry -> {
+            if (entry.isPending()) {
+                waiting[0]++;
+                dueInTime[0] |= entry.deadline - deadline <= 0;
+            }
+        };
+        wheelLock.lock();
+        try {
+            wheel.forEach(look);
+            inbox.forEachScheduled(look);
+        } finally {
+            wheelLock.unlock();
+        }
+        return !dueInTime[0] && waiting[0] == pending();
     }
 
     @Override

@@ -220,6 +220,15 @@ class WheelSchedulerTest {
     }
 
     @Test
+    void drain_everyJobLeftDueAfterTheTimeout_returnsWithoutWaiting() throws Exception {
+        wheel.schedule(recording("tomorrow"), Duration.ofMinutes(50));
+
+        StopReport report = wheel.drain(Duration.ofMinutes(10)); // the fake clock never moves
+
+        assertThat(report.discarded()).extracting(PendingJob::description).containsExactly("tomorrow");
+    }
+
+    @Test
     void schedule_afterAStop_isRejected() {
         wheel.stopNow();
 
