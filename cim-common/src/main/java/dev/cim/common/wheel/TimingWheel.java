@@ -42,6 +42,8 @@ final class TimingWheel {
     private final int bits;
     private final int mask;
     private final WheelBucket[][] rings;
+    /** The ring for a delay by the position of its highest bit: a lookup, as division is slow. */
+    private final byte[] ringByLog2 = new byte[64];
     private final Consumer<WheelEntry> expired;
     private final Consumer<WheelEntry> refile = this::place;
     /** The last tick processed. */
@@ -62,6 +64,9 @@ final class TimingWheel {
         this.mask = slots - 1;
         this.expired = expired;
         this.rings = new WheelBucket[levels][slots];
+        for (int log2 = 0; log2 < 64; log2++) {
+            ringByLog2[log2] = (byte) Math.min(log2 / bits, levels - 1);
+        }
         for (WheelBucket[] ring : rings) {
             for (int i = 0; i < slots; i++) {
                 ring[i] = new WheelBucket();
@@ -104,7 +109,7 @@ final class TimingWheel {
         }
         // The finest ring whose lap (2^(bits * (level + 1)) ticks) is longer than delta. Past the
         // coarsest ring's lap the entry goes round it again, filed anew each time it is reached.
-        int level = Math.min((63 - Long.numberOfLeadingZeros(delta)) / bits, rings.length - 1);
+        int level = ringByLog2[63 - Long.numberOfLeadingZeros(delta)];
         int index = (int) ((due >>> (bits * level)) & mask);
         rings[level][index].add(entry);
     }
