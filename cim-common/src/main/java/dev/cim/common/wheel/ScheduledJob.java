@@ -11,7 +11,10 @@ public interface ScheduledJob {
     /** When the job is due: it never runs before this instant, and normally within one tick after. */
     Instant dueAt();
 
-    /** The job's {@link Job#description()}. */
+    /**
+     * The job's {@link Job#description()} while it is pending. Once it has left pending the job
+     * object is released, and this names the state instead, e.g. {@code "(CANCELLED)"}.
+     */
     String description();
 
     /** Where the job is in its life; see {@link JobState}. */

@@ -55,6 +55,10 @@ final class WheelScheduler implements DelayScheduler {
     /** The worker pool when this scheduler made it and so must shut it down; otherwise null. */
     private final ThreadPoolExecutor ownPool;
 
+    /** One reading of both clocks, to show monotonic deadlines as wall-clock instants. */
+    private final Instant wallAnchor;
+    private final long nanoAnchor;
+
     private final EntryInbox inbox = new EntryInbox();
     private final AtomicLong lastId = new AtomicLong();
     private final LongAdder settled = new LongAdder();
@@ -80,6 +84,8 @@ final class WheelScheduler implements DelayScheduler {
         this.shutdownTimeout = config.shutdownTimeout();
         this.workers = workers;
         this.ownPool = ownPool;
+        this.nanoAnchor = clock.nanoTime();
+        this.wallAnchor = clock.instant();
         long maxDelayTicks = Math.floorDiv(maxDelayNanos, tickNanos) + 1;
         this.wheel = new TimingWheel(clock.nanoTime(), tickNanos, config.slots(),
                 TimingWheel.levelsFor(config.slots(), maxDelayTicks), this::fire);
@@ -226,8 +232,9 @@ final class WheelScheduler implements DelayScheduler {
         log.warn("Delayed job {} ({}) failed", entry.id(), Job.describe(job), failure);
     }
 
+    /** The wall-clock instant of a deadline, fixed for the scheduler's life so a due time never wobbles. */
     Instant toInstant(long deadline) {
-        return clock.instant().plusNanos(deadline - clock.nanoTime());
+        return wallAnchor.plusNanos(deadline - nanoAnchor);
     }
 
     @Override
