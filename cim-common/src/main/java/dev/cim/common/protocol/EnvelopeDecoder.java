@@ -1,0 +1,47 @@
+package dev.cim.common.protocol;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.cim.common.protocol.proto.Envelope;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.MessageToMessageDecoder;
+import java.util.List;
+
+/**
+ * Turns one frame's payload into an {@link Envelope}, refusing what this peer cannot handle: bytes
+ * that are not an Envelope, another protocol version, or an Envelope without a message kind.
+ * Protobuf parsing is lenient (random bytes often parse into something), so the version and kind
+ * checks are what catch most garbage.
+ */
+final class EnvelopeDecoder extends MessageToMessageDecoder<ByteBuf> {
+
+    EnvelopeDecoder() {
+        super(ByteBuf.class);
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf frame, List<Object> out) {
+        Envelope envelope = parse(frame);
+        if (envelope.getVersion() != Envelopes.PROTOCOL_VERSION) {
+            throw new UnsupportedVersionException(envelope.getVersion());
+        }
+        if (envelope.getKindCase() == Envelope.KindCase.KIND_NOT_SET) {
+            throw new CorruptedFrameException("frame carries no message kind (expected one of the "
+                    + "Envelope's oneof fields)");
+        }
+        out.add(envelope);
+    }
+
+    private static Envelope parse(ByteBuf frame) {
+        try {
+            // A view of the readable bytes: no copy for heap or direct buffers.
+            return Envelope.parser().parseFrom(frame.nioBuffer());
+        } catch (InvalidProtocolBufferException e) {
+            throw new CorruptedFrameException("frame of " + frame.readableBytes()
+                    + " bytes is not a cim Envelope: " + e.getMessage(), e);
+        } finally {
+            frame.skipBytes(frame.readableBytes());
+        }
+    }
+}
