@@ -1,9 +1,11 @@
 package dev.cim.client.command;
 
 import dev.cim.client.command.Command.Recipient;
+import dev.cim.common.protocol.ChatMessage;
+import dev.cim.common.protocol.UserNames;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.regex.Pattern;
+import java.util.Optional;
 
 /**
  * Turns a line typed at the console into a {@link Command}, or a {@link CommandException} whose
@@ -18,9 +20,6 @@ import java.util.regex.Pattern;
  * </pre>
  */
 public final class CommandParser {
-
-    /** User names: letters, digits, '.', '_' and '-', 1 to 32 of them. */
-    public static final Pattern USER_NAME = Pattern.compile("[\\p{L}\\p{N}._-]{1,32}");
 
     static final String DELAY_USAGE = "usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m";
     static final String PRIVATE_USAGE = "usage: @user <text>, e.g. @bob hi";
@@ -74,6 +73,9 @@ public final class CommandParser {
                     + DELAY_USAGE);
         }
         Duration delay = DelayParser.parse(rest.substring(split + 1));
+        if (delay.isZero()) {
+            throw new CommandException("the delay must be more than 0 (to send at once, type the text alone)");
+        }
         if (delay.compareTo(maxDelay) > 0) {
             throw new CommandException("the delay " + DelayFormat.format(delay) + " is over the maximum of "
                     + DelayFormat.format(maxDelay) + " (cim.client.max-delay)");
@@ -91,11 +93,14 @@ public final class CommandParser {
         String text = input;
         if (input.startsWith("@")) {
             String[] userAndText = input.substring(1).split("\\s+", 2);
-            if (!USER_NAME.matcher(userAndText[0]).matches()) {
-                throw new CommandException("'@" + userAndText[0] + "' is not a user name (expected 1-32 letters, digits, '.', '_' or '-'); "
-                        + usage);
+            String name = userAndText[0];
+            if (!ChatMessage.EVERYONE.equals(name)) { // "@everyone hi" is a plain broadcast
+                Optional<String> problem = UserNames.problem(name);
+                if (problem.isPresent()) {
+                    throw new CommandException("'@" + name + "': " + problem.get() + "; " + usage);
+                }
+                to = Recipient.user(name);
             }
-            to = Recipient.user(userAndText[0]);
             text = userAndText.length > 1 ? userAndText[1].strip() : "";
         }
         if (text.isEmpty()) {

@@ -25,6 +25,11 @@ class CommandParserTest {
     }
 
     @Test
+    void atEveryone_isABroadcast() throws Exception {
+        assertThat(parser.parse("@everyone hi all")).isEqualTo(new Command.Send(Recipient.EVERYONE, "hi all"));
+    }
+
+    @Test
     void emptyOrBlankLine_isNothing() throws Exception {
         assertThat(parser.parse("")).isEqualTo(new Command.Nothing());
         assertThat(parser.parse(" \t ")).isEqualTo(new Command.Nothing());
@@ -43,7 +48,7 @@ class CommandParserTest {
     }
 
     @ParameterizedTest(name = "{0} is {1} ms")
-    @CsvSource({"5, 5000", "0, 0", "1.5, 1500", "0.25, 250", "500ms, 500", "90s, 90000", "2m, 120000",
+    @CsvSource({"5, 5000", "0.001, 1", "1.5, 1500", "0.25, 250", "500ms, 500", "90s, 90000", "2m, 120000",
         "1h30m, 5400000", "1d12h, 129600000", "1m30s250ms, 90250", "2.5m, 150000", "30d, 2592000000"})
     void delay_acceptsSecondsDecimalsAndUnits(String token, long millis) throws Exception {
         assertThat(parser.parse(":delay hi " + token)).isEqualTo(new Command.Delay(Recipient.EVERYONE, "hi", Duration.ofMillis(millis)));
@@ -61,9 +66,11 @@ class CommandParserTest {
         ":delay hi 31d|the delay 31d is over the maximum of 30d (cim.client.max-delay)",
         ":delay hi 99999999999999999999|the delay 99999999999999999999 is far too long",
         ":delay @bob 5|the text is missing; usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m",
-        ":delay @ hi 5|'@' is not a user name (expected 1-32 letters, digits, '.', '_' or '-'); usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m",
+        ":delay @ hi 5|'@': a user name is required; usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m",
+        ":delay hi 0|the delay must be more than 0 (to send at once, type the text alone)",
+        ":delay hi 0ms|the delay must be more than 0 (to send at once, type the text alone)",
         "@bob|the text is missing; usage: @user <text>, e.g. @bob hi",
-        "@b*b hi|'@b*b' is not a user name (expected 1-32 letters, digits, '.', '_' or '-'); usage: @user <text>, e.g. @bob hi",
+        "@b*b hi|'@b*b': invalid user name (expected: 1 to 32 of A-Z a-z 0-9 _ - .); usage: @user <text>, e.g. @bob hi",
         ":cancel|the id is missing; usage: :cancel <id> (ids are listed by :delays)",
         ":cancel abc|'abc' is not an id; usage: :cancel <id> (ids are listed by :delays)",
         ":cancel -3|'-3' is not an id; usage: :cancel <id> (ids are listed by :delays)",
