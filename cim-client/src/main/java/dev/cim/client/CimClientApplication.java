@@ -1,0 +1,48 @@
+package dev.cim.client;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The cim console client:
+ * {@code java -jar cim-client.jar --cim.user.name=alice --cim.user.password=secret}.
+ * Logs go to a file (see {@code application.properties}), so the console shows only the chat.
+ */
+@SpringBootApplication
+public class CimClientApplication {
+
+    public static void main(String[] args) throws InterruptedException {
+        SpringApplication application = new SpringApplication(CimClientApplication.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        application.setBannerMode(Banner.Mode.OFF);
+        application.setLogStartupInfo(false);
+        ConfigurableApplicationContext context;
+        try {
+            context = application.run(args);
+        } catch (RuntimeException failed) {
+            System.err.println("cim-client: " + rootMessage(failed));
+            System.exit(2);
+            return;
+        }
+        int code = context.getBean(ChatSession.class).run(() -> exit(context, 1));
+        exit(context, code);
+    }
+
+    /** Closes the context (draining the wheel, closing the connection) and ends the process. */
+    private static void exit(ConfigurableApplicationContext context, int code) {
+        // A thread of its own: the caller may be a Netty thread that the shutdown waits for.
+        Thread exit = new Thread(() -> System.exit(SpringApplication.exit(context, () -> code)), "cim-client-exit");
+        exit.start();
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() != null ? root.getMessage() : root.toString();
+    }
+}
