@@ -1,0 +1,153 @@
+package dev.cim.e2e;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A built jar running as a separate JVM: its standard output read line by line, with the
+ * {@link System#nanoTime()} at which each line arrived, and its standard input writable.
+ */
+final class JavaProcess implements AutoCloseable {
+
+    /** One line of output and when it was read. */
+    record Line(String text, long nanos) {
+    }
+
+    private final String name;
+    private final Process process;
+    private final Writer stdin;
+    private final BlockingQueue<Line> unread = new LinkedBlockingQueue<>();
+    private final List<String> transcript = new ArrayList<>();
+
+    private JavaProcess(String name, Process process) {
+        this.name = name;
+        this.process = process;
+        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        Thread pump = new Thread(this::pump, "stdout-of-" + name);
+        pump.setDaemon(true);
+        pump.start();
+    }
+
+    /** Starts {@code java -jar jar args...}, with standard error merged into standard output. */
+    static JavaProcess start(String name, Path jar, List<String> args) throws IOException {
+        if (!Files.isRegularFile(jar)) {
+            fail(jar + " is missing: these tests run the packaged jars, so run them with 'mvn -B verify'");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx256m");
+        command.add("-XX:TieredStopAtLevel=1"); // these JVMs live for seconds: start fast
+        command.add("-jar");
+        command.add(jar.toString());
+        command.addAll(args);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        return new JavaProcess(name, process);
+    }
+
+    private void pump() {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String text; (text = out.readLine()) != null; ) {
+                Line line = new Line(text, System.nanoTime());
+                synchronized (transcript) {
+                    transcript.add(text);
+                }
+                unread.add(line);
+            }
+        } catch (IOException closed) {
+            // the process ended
+        }
+    }
+
+    /** Types one line, as a user would, and returns the nanoTime just before it was written. */
+    long type(String line) throws IOException {
+        long before = System.nanoTime();
+        stdin.write(line);
+        stdin.write('\n');
+        stdin.flush();
+        return before;
+    }
+
+    /** Closes standard input: the end of input. */
+    void endInput() throws IOException {
+        stdin.close();
+    }
+
+    /**
+     * Reads lines until one matches, and returns it; lines before it are skipped.
+     *
+     * @throws AssertionError with the transcript if none matches within {@code timeout}
+     */
+    Line await(Predicate<String> match, Duration timeout, String what) throws InterruptedException {
+        List<Line> read = until(match, timeout, what);
+        return read.get(read.size() - 1);
+    }
+
+    /** Like {@link #await}, for a line containing {@code text}. */
+    Line await(String text, Duration timeout) throws InterruptedException {
+        return await(line -> line.contains(text), timeout, "a line containing '" + text + "'");
+    }
+
+    /** Reads lines up to and including the first that matches, and returns them all. */
+    List<Line> until(Predicate<String> match, Duration timeout, String what) throws InterruptedException {
+        List<Line> read = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Line line = unread.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (line == null) {
+                fail(name + " printed no " + what + " within " + timeout + "; its output:\n" + transcript());
+            }
+            read.add(line);
+            if (match.test(line.text())) {
+                return read;
+            }
+        }
+    }
+
+    /** Waits for the process to end; returns its exit code. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            fail(name + " did not exit within " + timeout + "; its output:\n" + transcript());
+        }
+        return process.exitValue();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Ends the process at once, as a crash would (SIGKILL). */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    String transcript() {
+        synchronized (transcript) {
+            return String.join("\n", transcript);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                kill();
+            }
+        }
+    }
+}
