@@ -16,6 +16,7 @@ import dev.cim.server.session.LocalSessionRegistry;
 import dev.cim.server.session.SessionManager;
 import dev.cim.server.session.SessionRegistry;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -111,9 +112,15 @@ class CimServerConfiguration {
         return new CimServer(services);
     }
 
+    /**
+     * Takes the server through a provider, asked only at each refresh: a plain dependency would make
+     * Spring start the server before the heartbeat, but the node must be registered (and Redis
+     * proven reachable) before connections are accepted.
+     */
     @Bean
     PresenceHeartbeat presenceHeartbeat(PresenceStore presence, SessionRegistry registry,
-            CimServerProperties properties, CimServer server) {
-        return new PresenceHeartbeat(presence, registry, properties.presence().refreshInterval(), server::address);
+            CimServerProperties properties, ObjectProvider<CimServer> server) {
+        return new PresenceHeartbeat(presence, registry, properties.presence().refreshInterval(),
+                () -> server.getObject().address());
     }
 }
