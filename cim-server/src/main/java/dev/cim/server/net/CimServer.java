@@ -14,6 +14,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,7 @@ public final class CimServer implements SmartLifecycle {
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1024;
 
     private static final Logger log = LoggerFactory.getLogger(CimServer.class);
-    private static final long QUIET_MILLIS = 0;
+    private static final long QUIET_MILLIS = 100;
     private static final long SHUTDOWN_TIMEOUT_MILLIS = 5_000;
 
     private final CimServerProperties properties;
@@ -117,11 +118,18 @@ public final class CimServer implements SmartLifecycle {
     }
 
     private void shutDownPools() {
-        // I/O first, so each closed channel's channelInactive is queued to the blocking group,
-        // which then runs it (closing the session) before it terminates.
-        io.shutdownGracefully(QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).awaitUninterruptibly();
-        acceptor.shutdownGracefully(QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).awaitUninterruptibly();
-        blocking.shutdownGracefully(QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+        // All at once, each waiting for a quiet period without new tasks: closing a connection
+        // sends events back and forth between the I/O loop and the blocking group (channelInactive
+        // to the chat handler, which closes the session; channelUnregistered after it), so neither
+        // may terminate while the other can still hand it work.
+        Future<?>[] terminations = {
+            acceptor.shutdownGracefully(QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+            io.shutdownGracefully(QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+            blocking.shutdownGracefully(QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+        };
+        for (Future<?> termination : terminations) {
+            termination.awaitUninterruptibly();
+        }
     }
 
     @Override
