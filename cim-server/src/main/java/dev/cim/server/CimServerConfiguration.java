@@ -12,24 +12,31 @@ import dev.cim.server.routing.ChatRouter;
 import dev.cim.server.routing.MessageStamper;
 import dev.cim.server.routing.OfflineInbox;
 import dev.cim.server.routing.RedisOfflineInbox;
+import dev.cim.server.routing.RedisRemoteNodes;
+import dev.cim.server.routing.RelayReceiver;
+import dev.cim.server.routing.RemoteNodes;
 import dev.cim.server.session.LocalSessionRegistry;
 import dev.cim.server.session.SessionManager;
 import dev.cim.server.session.SessionRegistry;
 import java.time.Clock;
+import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 
 /**
- * Wires the server: Redis-backed stores, the in-memory session registry, routing, and the two
- * lifecycle beans ({@link PresenceHeartbeat}, then {@link CimServer}). Every collaborator is passed
+ * Wires the server: Redis-backed stores, the in-memory session registry, routing and relaying
+ * between nodes, and the two lifecycle beans ({@link PresenceHeartbeat}, then {@link CimServer}). Every collaborator is passed
  * through a constructor; nothing is looked up statically.
  */
 @Configuration(proxyBeanMethods = false)
@@ -97,8 +104,30 @@ class CimServerConfiguration {
     }
 
     @Bean
-    ChatRouter chatRouter(SessionRegistry registry, AccountService accounts, OfflineInbox inbox) {
-        return new ChatRouter(registry, accounts::exists, inbox);
+    RedisRemoteNodes remoteNodes(RedisTemplate<String, byte[]> cimBytesRedisTemplate, PresenceStore presence) {
+        return new RedisRemoteNodes(cimBytesRedisTemplate, presence);
+    }
+
+    @Bean
+    ChatRouter chatRouter(SessionRegistry registry, AccountService accounts, OfflineInbox inbox, RemoteNodes remote) {
+        return new ChatRouter(registry, accounts::exists, inbox, remote);
+    }
+
+    /**
+     * Receives messages other nodes relay to this one. Delivery only writes to channels, so it runs
+     * on the Redis client's thread ({@link SyncTaskExecutor}) rather than a thread per message, and
+     * relayed messages stay in order.
+     */
+    @Bean
+    RedisMessageListenerContainer relayListenerContainer(RedisConnectionFactory connections,
+            SessionRegistry registry, CimServerProperties properties) {
+        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+        container.setConnectionFactory(connections);
+        container.setTaskExecutor(new SyncTaskExecutor());
+        RelayReceiver receiver = new RelayReceiver(registry, properties.nodeId());
+        container.addMessageListener(receiver, List.of(new ChannelTopic(RedisRemoteNodes.channelOf(properties.nodeId())),
+                new ChannelTopic(RedisRemoteNodes.ALL)));
+        return container;
     }
 
     @Bean
@@ -119,8 +148,8 @@ class CimServerConfiguration {
      */
     @Bean
     PresenceHeartbeat presenceHeartbeat(PresenceStore presence, SessionRegistry registry,
-            CimServerProperties properties, ObjectProvider<CimServer> server) {
+            CimServerProperties properties, ObjectProvider<CimServer> server, RedisRemoteNodes remote) {
         return new PresenceHeartbeat(presence, registry, properties.presence().refreshInterval(),
-                () -> server.getObject().address());
+                () -> server.getObject().address(), remote::updatePeers);
     }
 }

@@ -79,10 +79,12 @@ final class ChatHandler extends SimpleChannelInboundHandler<Envelope> {
     private static Envelope receipt(long requestId, ChatMessage message, RouteOutcome outcome) {
         if (outcome instanceof RouteOutcome.Delivered delivered) {
             String to = message.isBroadcast() ? "everyone online" : message.recipient();
+            String where = delivered.sessions() + " session" + (delivered.sessions() == 1 ? "" : "s") + " here"
+                    + (delivered.remoteNodes() == 0 ? ""
+                            : ", relayed to " + delivered.remoteNodes() + " other node"
+                                    + (delivered.remoteNodes() == 1 ? "" : "s"));
             return Envelopes.notice(requestId, ServerNotice.Kind.DELIVERED, delivered.messageId(),
-                    "delivered to " + to + " (" + delivered.sessions() + " session"
-                            + (delivered.sessions() == 1 ? "" : "s") + ")",
-                    delivered.sessions());
+                    "delivered to " + to + " (" + where + ")", delivered.sessions());
         }
         if (outcome instanceof RouteOutcome.StoredOffline stored) {
             return Envelopes.notice(requestId, ServerNotice.Kind.STORED_OFFLINE, stored.messageId(),

@@ -33,4 +33,7 @@ public interface PresenceStore {
 
     /** The live nodes on which {@code user} is online; empty when offline everywhere. */
     Set<String> nodesOf(String user);
+
+    /** Every live node, this one included; dead ones are pruned from the registry on the way. */
+    Set<String> liveNodes();
 }

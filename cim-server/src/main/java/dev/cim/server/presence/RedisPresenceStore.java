@@ -110,10 +110,10 @@ public final class RedisPresenceStore implements PresenceStore {
         return nodes;
     }
 
-    /** The registered nodes whose liveness key still exists; prunes the dead ones. */
-    private List<String> liveNodes() {
+    @Override
+    public Set<String> liveNodes() {
         Set<String> registered = redis.opsForSet().members(RedisKeys.NODES);
-        List<String> live = new ArrayList<>();
+        Set<String> live = new TreeSet<>();
         if (registered == null) {
             return live;
         }

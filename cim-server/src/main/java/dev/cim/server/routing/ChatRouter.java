@@ -5,7 +5,7 @@ import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.server.session.Session;
 import dev.cim.server.session.SessionRegistry;
-import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -20,23 +20,28 @@ import java.util.function.Predicate;
  *   <li>A private message to a name without an account is not sent anywhere.</li>
  * </ul>
  * Recipients on this node are found in the local {@link SessionRegistry}: routing between them costs
- * no Redis round trip. Redis is asked only when the recipient is not here (does the account exist?
- * store in the inbox).
+ * no Redis round trip. Redis is asked only when the recipient is not here (is the user on another
+ * node? does the account exist? store in the inbox), or when other nodes are alive, to relay to
+ * them ({@link RemoteNodes}). A sender's other terminals on other nodes get a copy of a private
+ * message only where the recipient is too.
  */
 public final class ChatRouter {
 
     private final SessionRegistry sessions;
     private final Predicate<String> accountExists;
     private final OfflineInbox inbox;
+    private final RemoteNodes remote;
 
     /**
-     * @param accountExists whether a user name has an account; asked only for recipients not online
-     *                      here
+     * @param accountExists whether a user name has an account; asked only for recipients online on
+     *                      no node
      */
-    public ChatRouter(SessionRegistry sessions, Predicate<String> accountExists, OfflineInbox inbox) {
+    public ChatRouter(SessionRegistry sessions, Predicate<String> accountExists, OfflineInbox inbox,
+            RemoteNodes remote) {
         this.sessions = sessions;
         this.accountExists = accountExists;
         this.inbox = inbox;
+        this.remote = remote;
     }
 
     /** Routes {@code message}, already stamped, sent from {@code from}. */
@@ -44,17 +49,23 @@ public final class ChatRouter {
         Envelope envelope = Envelopes.chat(0, message);
         if (message.isBroadcast()) {
             int delivered = sendToAllBut(sessions.all(), from, envelope);
-            return new RouteOutcome.Delivered(message.id(), delivered);
+            int peers = remote.peers();
+            if (peers > 0) {
+                remote.broadcast(message);
+            }
+            return new RouteOutcome.Delivered(message.id(), delivered, peers);
         }
         String recipient = message.recipient();
         boolean toSelf = recipient.equals(from.user());
-        List<Session> targets = sessions.sessionsOf(recipient);
-        if (!targets.isEmpty() || toSelf) {
-            int delivered = sendToAllBut(targets, from, envelope);
+        int delivered = sendToAllBut(sessions.sessionsOf(recipient), from, envelope);
+        boolean here = delivered > 0 || toSelf;
+        Set<String> elsewhere = remote.peers() > 0 ? remote.hosting(recipient) : Set.of();
+        elsewhere.forEach(node -> remote.send(node, message));
+        if (here || !elsewhere.isEmpty()) {
             if (!toSelf) {
                 sendToAllBut(sessions.sessionsOf(from.user()), from, envelope);
             }
-            return new RouteOutcome.Delivered(message.id(), delivered);
+            return new RouteOutcome.Delivered(message.id(), delivered, elsewhere.size());
         }
         if (!accountExists.test(recipient)) {
             return new RouteOutcome.UnknownRecipient(recipient);

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class ChatRouterTest {
     private final ChatRouter router = new ChatRouter(sessions, user -> {
         accountLookups.add(user);
         return accounts.contains(user);
-    }, inbox);
+    }, inbox, RemoteNodes.NONE);
     private final AtomicLong ids = new AtomicLong();
     private final List<EmbeddedChannel> channels = new ArrayList<>();
 
@@ -79,7 +80,7 @@ class ChatRouterTest {
 
         RouteOutcome outcome = router.route(alice, message("alice", ChatMessage.EVERYONE, "hi all"));
 
-        assertThat(outcome).isEqualTo(new RouteOutcome.Delivered("m-hi all", 3));
+        assertThat(outcome).isEqualTo(new RouteOutcome.Delivered("m-hi all", 3, 0));
         assertThat(received(alice)).isEmpty();
         assertThat(received(aliceLaptop)).containsExactly("hi all");
         assertThat(received(bob)).containsExactly("hi all");
@@ -91,7 +92,7 @@ class ChatRouterTest {
         Session alice = online("alice");
 
         assertThat(router.route(alice, message("alice", ChatMessage.EVERYONE, "anyone?")))
-                .isEqualTo(new RouteOutcome.Delivered("m-anyone?", 0));
+                .isEqualTo(new RouteOutcome.Delivered("m-anyone?", 0, 0));
     }
 
     @Test
@@ -104,7 +105,7 @@ class ChatRouterTest {
 
         RouteOutcome outcome = router.route(alice, message("alice", "bob", "psst"));
 
-        assertThat(outcome).isEqualTo(new RouteOutcome.Delivered("m-psst", 2));
+        assertThat(outcome).isEqualTo(new RouteOutcome.Delivered("m-psst", 2, 0));
         assertThat(received(bob)).containsExactly("psst");
         assertThat(received(bobPhone)).containsExactly("psst");
         assertThat(received(aliceLaptop)).containsExactly("psst");
@@ -143,8 +144,78 @@ class ChatRouterTest {
 
         RouteOutcome outcome = router.route(alice, message("alice", "alice", "note to self"));
 
-        assertThat(outcome).isEqualTo(new RouteOutcome.Delivered("m-note to self", 1));
+        assertThat(outcome).isEqualTo(new RouteOutcome.Delivered("m-note to self", 1, 0));
         assertThat(received(aliceLaptop)).containsExactly("note to self");
         assertThat(received(alice)).isEmpty();
+    }
+
+    /** Another node, n2, on which bob is online. */
+    private final List<String> relayed = new CopyOnWriteArrayList<>();
+    private final RemoteNodes otherNode = new RemoteNodes() {
+        @Override
+        public int peers() {
+            return 1;
+        }
+
+        @Override
+        public Set<String> hosting(String user) {
+            return user.equals("bob") ? Set.of("n2") : Set.of();
+        }
+
+        @Override
+        public void send(String node, ChatMessage message) {
+            relayed.add(node + ":" + message.text());
+        }
+
+        @Override
+        public void broadcast(ChatMessage message) {
+            relayed.add("all:" + message.text());
+        }
+    };
+    private final ChatRouter twoNodeRouter = new ChatRouter(sessions, accounts::contains, inbox, otherNode);
+
+    @Test
+    void route_privateToAUserOnAnotherNode_isRelayedThere_notStored() {
+        Session alice = online("alice");
+
+        RouteOutcome outcome = twoNodeRouter.route(alice, message("alice", "bob", "over there"));
+
+        assertThat(outcome).isEqualTo(new RouteOutcome.Delivered("m-over there", 0, 1));
+        assertThat(relayed).containsExactly("n2:over there");
+        assertThat(inboxes).isEmpty();
+    }
+
+    @Test
+    void route_privateToAUserHereAndOnAnotherNode_reachesBoth() {
+        Session alice = online("alice");
+        Session bob = online("bob");
+
+        RouteOutcome outcome = twoNodeRouter.route(alice, message("alice", "bob", "both"));
+
+        assertThat(outcome).isEqualTo(new RouteOutcome.Delivered("m-both", 1, 1));
+        assertThat(received(bob)).containsExactly("both");
+        assertThat(relayed).containsExactly("n2:both");
+    }
+
+    @Test
+    void route_broadcastWithPeers_isDeliveredHereAndRelayedOnce() {
+        Session alice = online("alice");
+        Session carol = online("carol");
+
+        RouteOutcome outcome = twoNodeRouter.route(alice, message("alice", ChatMessage.EVERYONE, "all nodes"));
+
+        assertThat(outcome).isEqualTo(new RouteOutcome.Delivered("m-all nodes", 1, 1));
+        assertThat(received(carol)).containsExactly("all nodes");
+        assertThat(relayed).containsExactly("all:all nodes");
+    }
+
+    @Test
+    void route_privateToAnOfflineUserWithPeers_isStoredWhenNoNodeHoldsThem() {
+        Session alice = online("alice");
+
+        RouteOutcome outcome = twoNodeRouter.route(alice, message("alice", "dave", "later"));
+
+        assertThat(outcome).isEqualTo(new RouteOutcome.StoredOffline("m-later", "dave"));
+        assertThat(relayed).isEmpty();
     }
 }
