@@ -1,0 +1,19 @@
+package dev.cim.server;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+/**
+ * The cim chat server. Run {@code java -jar cim-server/target/cim-server.jar}; it starts an embedded
+ * Redis on port 6390 and listens for chat clients on port 9000 (see {@link CimServerProperties} and
+ * {@code application.properties} for the settings).
+ */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class CimServerApplication {
+
+    public static void main(String[] args) {
+        SpringApplication.run(CimServerApplication.class, args);
+    }
+}

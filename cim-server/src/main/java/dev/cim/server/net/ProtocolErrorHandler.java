@@ -1,0 +1,54 @@
+package dev.cim.server.net;
+
+import dev.cim.common.protocol.UnsupportedVersionException;
+import dev.cim.common.protocol.proto.ErrorReply;
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last handler: every exception of a connection ends here, and the connection is closed with
+ * the reason logged and, where the peer can still read it, sent as a closing error. Bad frames
+ * (garbage, oversized, another version) hit only their own connection; everyone else chats on.
+ */
+@Sharable
+final class ProtocolErrorHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(ProtocolErrorHandler.class);
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!ctx.channel().isOpen()) {
+            return; // Already closed for an earlier fault; later ones add nothing.
+        }
+        if (cause instanceof TooLongFrameException) {
+            Connections.closeWithError(ctx.channel(), 0, ErrorReply.Code.FRAME_TOO_LONG, cause.getMessage());
+        } else if (cause instanceof UnsupportedVersionException) {
+            Connections.closeWithError(ctx.channel(), 0, ErrorReply.Code.UNSUPPORTED_VERSION, cause.getMessage());
+        } else if (cause instanceof DecoderException) {
+            Connections.closeWithError(ctx.channel(), 0, ErrorReply.Code.BAD_FRAME,
+                    "unreadable frame: " + cause.getMessage());
+        } else if (cause instanceof IOException) {
+            // The peer vanished (reset, broken pipe): nothing to tell it.
+            log.info("Connection {} lost: {}", Connections.describe(ctx.channel()), cause.getMessage());
+            ctx.close();
+        } else {
+            log.error("Closing {} after an unexpected failure", Connections.describe(ctx.channel()), cause);
+            Connections.closeWithError(ctx.channel(), 0, ErrorReply.Code.INTERNAL,
+                    "internal server error; please reconnect");
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        // Everything is consumed before this point; anything else is a wiring bug worth seeing.
+        log.warn("Unhandled inbound message on {}: {}", Connections.describe(ctx.channel()), msg);
+        ReferenceCountUtil.release(msg);
+    }
+}

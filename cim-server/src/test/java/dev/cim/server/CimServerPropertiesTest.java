@@ -1,0 +1,75 @@
+package dev.cim.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.context.ConfigurationPropertiesAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
+
+class CimServerPropertiesTest {
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties(CimServerProperties.class)
+    static class Config {
+    }
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ConfigurationPropertiesAutoConfiguration.class))
+            .withUserConfiguration(Config.class);
+
+    @Test
+    void defaults_areTheDocumentedOnes_andANodeIdIsGenerated() {
+        runner.run(context -> {
+            CimServerProperties p = context.getBean(CimServerProperties.class);
+            assertThat(p.host()).isEqualTo("0.0.0.0");
+            assertThat(p.port()).isEqualTo(9000);
+            assertThat(p.idleTimeout()).isEqualTo(Duration.ofSeconds(45));
+            assertThat(p.heartbeatInterval()).isEqualTo(Duration.ofSeconds(15));
+            assertThat(p.maxFrameSize()).isEqualTo(DataSize.ofKilobytes(64));
+            assertThat(p.nodeId()).matches("node-[0-9a-f]{8}");
+            assertThat(p.presence().ttl()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(p.presence().refreshInterval()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(p.accounts().bcryptStrength()).isEqualTo(10);
+        });
+    }
+
+    @Test
+    void properties_areBoundFromKebabCaseNames() {
+        runner.withPropertyValues("cim.server.port=0", "cim.server.idle-timeout=2s", "cim.server.node-id=eu-1",
+                        "cim.server.max-frame-size=1MB", "cim.server.presence.ttl=1m",
+                        "cim.server.presence.refresh-interval=20s", "cim.server.accounts.bcrypt-strength=4")
+                .run(context -> {
+                    CimServerProperties p = context.getBean(CimServerProperties.class);
+                    assertThat(p.port()).isZero();
+                    assertThat(p.idleTimeout()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(p.nodeId()).isEqualTo("eu-1");
+                    assertThat(p.maxFrameSize()).isEqualTo(DataSize.ofMegabytes(1));
+                    assertThat(p.presence().ttl()).isEqualTo(Duration.ofMinutes(1));
+                    assertThat(p.accounts().bcryptStrength()).isEqualTo(4);
+                });
+    }
+
+    @Test
+    void refreshIntervalNotBelowTheTtl_failsStartupSayingWhatWasExpected() {
+        runner.withPropertyValues("cim.server.presence.ttl=10s", "cim.server.presence.refresh-interval=10s")
+                .run(context -> assertThat(context).getFailure()
+                        .rootCause().hasMessageContaining("expected: < cim.server.presence.ttl"));
+    }
+
+    @Test
+    void nodeIdWithASeparator_failsStartup() {
+        runner.withPropertyValues("cim.server.node-id=a:b")
+                .run(context -> assertThat(context).getFailure().rootCause().hasMessageContaining("node-id"));
+    }
+
+    @Test
+    void frameSizeOutOfRange_failsStartup() {
+        runner.withPropertyValues("cim.server.max-frame-size=10B")
+                .run(context -> assertThat(context).getFailure().rootCause().hasMessageContaining("max-frame-size"));
+    }
+}
