@@ -1,0 +1,226 @@
+package dev.cim.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cim.e2e.JavaProcess.Line;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The product as a user meets it: one server jar and client jars as separate processes, typing on
+ * piped standard input, over loopback TCP, on a real Redis. Each test uses its own user names.
+ */
+class ChatEndToEndIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static CimSystem cim;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cim = new CimSystem();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (cim != null) {
+            cim.close();
+        }
+    }
+
+    @Test
+    void aBroadcast_reachesEveryoneOnlineButTheSender() throws Exception {
+        JavaProcess alice = cim.client("alice1");
+        JavaProcess bob = cim.client("bob1");
+        JavaProcess carol = cim.client("carol1");
+
+        alice.type("hello all, from alice");
+
+        bob.await("] alice1: hello all, from alice", WAIT);
+        carol.await("] alice1: hello all, from alice", WAIT);
+        bob.type("and hello back");
+        assertThat(texts(alice.until(line -> line.contains("bob1: and hello back"), WAIT, "bob's answer")))
+                .noneMatch(line -> line.contains("alice1: hello all"));
+    }
+
+    @Test
+    void aPrivateMessage_reachesItsRecipientOnly() throws Exception {
+        JavaProcess alice = cim.client("alice2");
+        JavaProcess bob = cim.client("bob2");
+        JavaProcess carol = cim.client("carol2");
+
+        alice.type("@bob2 psst, a secret");
+        bob.await("] alice2 to you: psst, a secret", WAIT);
+        alice.type("marker 2");
+
+        assertThat(texts(carol.until(line -> line.contains("alice2: marker 2"), WAIT, "the marker")))
+                .noneMatch(line -> line.contains("secret"));
+    }
+
+    @Test
+    void aDelayedMessageWithSpaces_arrivesNoEarlierThanItsDelayAndWithinOneSecondAfter() throws Exception {
+        JavaProcess alice = cim.client("alice3");
+        JavaProcess bob = cim.client("bob3");
+        JavaProcess carol = cim.client("carol3");
+
+        long typed = alice.type(":delay see you at five o'clock 2");
+
+        alice.await("will be sent at", WAIT);
+        for (JavaProcess other : List.of(bob, carol)) {
+            Line received = other.await("] alice3 (delayed 2s): see you at five o'clock", WAIT);
+            assertThat(Duration.ofNanos(received.nanos() - typed))
+                    .isGreaterThanOrEqualTo(Duration.ofSeconds(2))
+                    .isLessThanOrEqualTo(Duration.ofSeconds(3));
+        }
+        alice.await("sent delayed message #", WAIT);
+    }
+
+    @Test
+    void aPrivateDelayedMessage_reachesItsRecipientOnly() throws Exception {
+        JavaProcess alice = cim.client("alice4");
+        JavaProcess bob = cim.client("bob4");
+        JavaProcess carol = cim.client("carol4");
+
+        alice.type(":delay @bob4 just for you 1");
+        bob.await("] alice4 to you (delayed 1s): just for you", WAIT);
+        alice.type("marker 4");
+
+        assertThat(texts(carol.until(line -> line.contains("alice4: marker 4"), WAIT, "the marker")))
+                .noneMatch(line -> line.contains("just for you"));
+    }
+
+    @Test
+    void cancel_stopsADelayedMessage() throws Exception {
+        JavaProcess alice = cim.client("alice5");
+        JavaProcess bob = cim.client("bob5");
+
+        alice.type(":delay this never arrives 2");
+        long id = idIn(alice.await("will be sent at", WAIT).text());
+        alice.type(":delays");
+        alice.await("#" + id + "  due", WAIT);
+        alice.type(":cancel " + id);
+        alice.await("cancelled delayed message #" + id, WAIT);
+        alice.type(":delay this one does 3");
+
+        assertThat(texts(bob.until(line -> line.contains("this one does"), WAIT, "the second delayed message")))
+                .noneMatch(line -> line.contains("never arrives"));
+        alice.type(":cancel " + id);
+        alice.await("no delayed message #" + id + " is waiting", WAIT);
+    }
+
+    @Test
+    void quit_withDelayedMessagesPending_waitsUntilTheyAreSentThenExits() throws Exception {
+        JavaProcess alice = cim.client("alice6");
+        JavaProcess bob = cim.client("bob6");
+
+        alice.type(":delay first of two 1");
+        long typed = alice.type(":delay second of two 2");
+        alice.await("(in 2s)", WAIT);
+        alice.type(":q");
+
+        alice.await("waiting for 2 delayed messages to be sent", WAIT);
+        bob.await("alice6 (delayed 1s): first of two", WAIT);
+        bob.await("alice6 (delayed 2s): second of two", WAIT);
+        assertThat(alice.awaitExit(WAIT)).isZero();
+        assertThat(Duration.ofNanos(System.nanoTime() - typed)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void quitBang_discardsDelayedMessagesAndExitsAtOnce() throws Exception {
+        JavaProcess alice = cim.client("alice10");
+
+        alice.type(":delay dropped 1h");
+        alice.await("will be sent at", WAIT);
+        alice.type(":q!");
+
+        alice.await("discarded 1 delayed message", WAIT);
+        assertThat(alice.awaitExit(WAIT)).isZero();
+    }
+
+    @Test
+    void aPrivateMessageToAnOfflineUser_waitsInTheInboxAndArrivesInOrderAtTheNextLogin() throws Exception {
+        JavaProcess bob = cim.client("bob7");
+        bob.type(":q");
+        assertThat(bob.awaitExit(WAIT)).isZero();
+        JavaProcess alice = cim.client("alice7");
+
+        alice.type("@bob7 first, while you were away");
+        alice.await("offline", WAIT);
+        alice.type("@bob7 second, while you were away");
+        alice.type(":delay @bob7 third, delayed 1");
+
+        alice.await("sent delayed message #", WAIT);
+        JavaProcess bobAgain = cim.client("bob7");
+        bobAgain.await("alice7 to you: first, while you were away", WAIT);
+        bobAgain.await("alice7 to you: second, while you were away", WAIT);
+        bobAgain.await("alice7 to you (delayed 1s): third, delayed", WAIT);
+    }
+
+    @Test
+    void badInput_getsAOneLineErrorAndTheClientKeepsWorking() throws Exception {
+        JavaProcess alice = cim.client("alice8");
+        JavaProcess bob = cim.client("bob8");
+        String[][] cases = {
+            {":delay", "error: the text and the delay are missing"},
+            {":delay hi", "error: the delay is missing"},
+            {":delay hi abc", "error: 'abc' is not a delay"},
+            {":delay hi -5", "error: the delay must not be negative"},
+            {":delay hi 5x", "error: '5x' is not a delay"},
+            {":delay hi 31d", "error: the delay 31d is over the maximum of 30d (cim.client.max-delay)"},
+            {":cancel 999", "no delayed message #999 is waiting"},
+            {":frobnicate", "error: unknown command :frobnicate"},
+            {"@nobody8 hi", "error:"},
+            {"x".repeat(4001), "error: the message is 4001 characters long; the maximum is 4000"},
+        };
+        for (String[] bad : cases) {
+            alice.type(bad[0]);
+            List<Line> printed = alice.until(line -> line.startsWith(bad[1]), WAIT, "'" + bad[1] + "'");
+            assertThat(printed).as("lines printed for %s", bad[0]).hasSize(1);
+        }
+        alice.type("");
+        alice.type(":delays");
+        assertThat(texts(alice.until(line -> line.contains("no delayed messages waiting"), WAIT, ":delays")))
+                .as("an empty line prints nothing").hasSize(1);
+
+        alice.type("still here");
+        bob.await("alice8: still here", WAIT);
+    }
+
+    @Test
+    void aWrongPassword_isRefusedAndTheClientExits() throws Exception {
+        JavaProcess first = cim.client("alice9");
+        first.type(":q");
+        first.awaitExit(WAIT);
+
+        JavaProcess impostor = cim.startClient("alice9", "--cim.user.password=not-the-password");
+
+        impostor.await("error: login refused", CimSystem.START);
+        assertThat(impostor.awaitExit(WAIT)).isEqualTo(1);
+    }
+
+    @Test
+    void endOfInput_quitsLikeQ() throws Exception {
+        JavaProcess alice = cim.client("alice11");
+        JavaProcess bob = cim.client("bob11");
+
+        alice.type(":delay sent before exit 1");
+        alice.endInput();
+
+        bob.await("alice11 (delayed 1s): sent before exit", WAIT);
+        assertThat(alice.awaitExit(WAIT)).isZero();
+    }
+
+    static long idIn(String line) {
+        Matcher id = Pattern.compile("#(\\d+)").matcher(line);
+        assertThat(id.find()).as("an id in '%s'", line).isTrue();
+        return Long.parseLong(id.group(1));
+    }
+
+    static List<String> texts(List<Line> lines) {
+        return lines.stream().map(Line::text).toList();
+    }
+}
