@@ -51,15 +51,24 @@ final class CimSystem implements AutoCloseable {
 
     /** Starts a client for {@code user} (password "pw-" + user) without waiting for its login. */
     JavaProcess startClient(String user, String... extraArgs) throws IOException {
+        JavaProcess client = JavaProcess.start("client " + user, clientJar, clientArgs(user, extraArgs));
+        clients.add(client);
+        return client;
+    }
+
+    /** The whole command line that starts a client for {@code user}, for running it elsewhere (a terminal). */
+    List<String> clientCommand(String user, String... extraArgs) {
+        return JavaProcess.command(clientJar, clientArgs(user, extraArgs));
+    }
+
+    private List<String> clientArgs(String user, String... extraArgs) {
         List<String> args = new ArrayList<>(List.of(
                 "--cim.user.name=" + user,
                 "--cim.user.password=pw-" + user,
                 "--cim.server.port=" + port,
                 "--cim.client.reconnect-max-backoff=500ms"));
         args.addAll(List.of(extraArgs));
-        JavaProcess client = JavaProcess.start("client " + user, clientJar, args);
-        clients.add(client);
-        return client;
+        return args;
     }
 
     /** Starts a client for {@code user} and waits until it is logged in. */

@@ -48,6 +48,12 @@ final class JavaProcess implements AutoCloseable {
         if (!Files.isRegularFile(jar)) {
             fail(jar + " is missing: these tests run the packaged jars, so run them with 'mvn -B verify'");
         }
+        Process process = new ProcessBuilder(command(jar, args)).redirectErrorStream(true).start();
+        return new JavaProcess(name, process);
+    }
+
+    /** {@code java -jar jar args...} with this JVM's java and settings for short-lived processes. */
+    static List<String> command(Path jar, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
@@ -55,8 +61,7 @@ final class JavaProcess implements AutoCloseable {
         command.add("-jar");
         command.add(jar.toString());
         command.addAll(args);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        return new JavaProcess(name, process);
+        return command;
     }
 
     private void pump() {
