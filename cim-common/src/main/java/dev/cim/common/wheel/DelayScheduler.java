@@ -44,7 +44,10 @@ public interface DelayScheduler extends AutoCloseable {
      */
     ScheduledJob schedule(Runnable job, long delay, TimeUnit unit);
 
-    /** The number of jobs accepted and not yet finished: waiting, due, or running. */
+    /**
+     * The number of jobs accepted and not yet finished: waiting, due, or running. A cancelled job
+     * leaves the count at the next tick.
+     */
     long pending();
 
     /** The jobs that have not started, in due order. Costs a walk of the wheel; meant for people. */

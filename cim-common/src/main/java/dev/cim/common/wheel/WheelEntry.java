@@ -66,7 +66,9 @@ final class WheelEntry implements ScheduledJob, Runnable {
         this.owner = owner;
         this.id = id;
         this.deadline = deadline;
-        this.job = job;
+        // A plain write: a volatile one would fence on the schedule hot path, and the entry is
+        // published to other threads by the inbox's getAndSet anyway.
+        JOB.set(this, job);
     }
 
     /** A bucket's sentinel: a list head that is never scheduled, circularly linked to itself. */
@@ -100,6 +102,11 @@ final class WheelEntry implements ScheduledJob, Runnable {
 
     boolean isPending() {
         return !(job instanceof Mark);
+    }
+
+    /** Whether the entry was cancelled: an identity check, cheaper than {@link #isPending()}. */
+    boolean isCancelled() {
+        return job == Mark.CANCELLED;
     }
 
     @Override

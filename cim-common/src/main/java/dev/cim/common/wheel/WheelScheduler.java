@@ -72,7 +72,9 @@ final class WheelScheduler implements DelayScheduler {
     /** Guarded by {@link #wheelLock}: set by the stop's final sweep, after which nothing is filed. */
     private boolean swept;
     private final Consumer<WheelEntry> fileNew = this::fileNew;
-    private final Consumer<WheelEntry> unlink = WheelBucket::remove;
+    private final Consumer<WheelEntry> unlink = this::unlinkCancelled;
+    /** Guarded by {@link #wheelLock}: cancellations taken from the inbox, counted in one add. */
+    private long cancelsTaken;
 
     private WheelTicker ticker;
 
@@ -180,12 +182,30 @@ final class WheelScheduler implements DelayScheduler {
             if (swept) {
                 return;
             }
-            inbox.drainCancelled(unlink);
+            takeCancelled();
             inbox.drainScheduled(fileNew);
             wheel.advanceTo(clock.nanoTime());
         } finally {
             wheelLock.unlock();
         }
+    }
+
+    /**
+     * Unlinks the entries cancelled since the last call and takes them off {@link #pending()}, in
+     * one add rather than one per cancel: like Netty's timer, a cancelled job leaves the count at
+     * the next tick, which keeps an atomic off the cancel path. Caller holds the wheel lock.
+     */
+    private void takeCancelled() {
+        cancelsTaken = 0;
+        inbox.drainCancelled(unlink);
+        if (cancelsTaken > 0) {
+            settled.add(cancelsTaken);
+        }
+    }
+
+    private void unlinkCancelled(WheelEntry entry) {
+        WheelBucket.remove(entry);
+        cancelsTaken++;
     }
 
     /** When the next tick is due on the clock. */
@@ -199,7 +219,9 @@ final class WheelScheduler implements DelayScheduler {
     }
 
     private void fileNew(WheelEntry entry) {
-        if (entry.isPending()) { // one cancelled while in the inbox is simply not filed
+        // One cancelled while in the inbox is simply not filed. Only a cancel can have moved an
+        // entry out of pending before it is filed, so an identity check will do.
+        if (!entry.isCancelled()) {
             wheel.place(entry);
         }
     }
@@ -220,8 +242,15 @@ final class WheelScheduler implements DelayScheduler {
     }
 
     void cancelled(WheelEntry entry) {
-        settled.increment();
         inbox.offerCancelled(entry);
+        if (phase == Phase.STOPPED) { // no tick will take it: count it here
+            wheelLock.lock();
+            try {
+                takeCancelled();
+            } finally {
+                wheelLock.unlock();
+            }
+        }
     }
 
     void finished() {
@@ -364,7 +393,7 @@ final class WheelScheduler implements DelayScheduler {
         wheelLock.lock();
         try {
             swept = true;
-            inbox.drainCancelled(unlink);
+            takeCancelled();
             inbox.drainScheduled(discard);
             wheel.drainAll(discard);
         } finally {
