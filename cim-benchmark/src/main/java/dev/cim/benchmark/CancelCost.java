@@ -4,7 +4,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Part 2: cancelling the {@code n} jobs of part 1 (scheduled from one thread, then placed), from one
- * thread, in the order they were scheduled, on a fresh timer each round.
+ * thread, in the order they were scheduled, on a fresh timer each round. The shortest delays are 1 s,
+ * so a few hundred of 1 M jobs have run by the time they are cancelled; their {@code cancel} calls
+ * return false and still count as calls.
  *
  * <ul>
  *   <li><b>caller</b>: CPU time of the cancelling loop per job.</li>
@@ -65,9 +67,6 @@ final class CancelCost {
                 long timerCpu = window.closeNet();
                 idleWindow = window.wallNanos();
 
-                if (cancelled != n) {
-                    throw new IllegalStateException(kind.label() + ": cancelled " + cancelled + " of " + n);
-                }
                 caller.add((double) callerCpu / n);
                 full.add((double) (callerCpu + timerCpu) / n);
                 if (releasedAfter < 0) {
@@ -77,8 +76,9 @@ final class CancelCost {
                 } else {
                     release.add(releasedAfter / 1e6);
                 }
-                Log.info("part 2 %s round %d: caller %.1f ns/job, timer thread %.1f ns/job, released after %s",
-                        kind.label(), round, (double) callerCpu / n, (double) timerCpu / n,
+                Log.info("part 2 %s round %d: caller %.1f ns/job, timer thread %.1f ns/job, %d already run,"
+                        + " released after %s", kind.label(), round, (double) callerCpu / n, (double) timerCpu / n,
+                        n - cancelled,
                         releasedAfter < 0 ? "(not within 20 s)" : String.format("%.1f ms", releasedAfter / 1e6));
             }
         }

@@ -5,9 +5,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Part 3: heap retained per pending job, the job object not counted (all jobs share one). On a
- * fresh, started timer: heap in use after full collections, then {@code n} jobs scheduled from one
- * thread and placed ({@link TimerUnderTest#awaitSettled()}), handles dropped, full collections again;
- * (after − before) / n. It includes whatever the timer keeps per job: entry objects, wrapper objects
+ * fresh, started timer: the bytes of all live objects ({@link HeapProbe#liveBytes()}, a live class
+ * histogram), then {@code n} jobs scheduled from one thread and placed
+ * ({@link TimerUnderTest#awaitSettled()}), handles dropped, live bytes again; (after − before) / n. It includes whatever the timer keeps per job: entry objects, wrapper objects
  * (the executor wraps each Runnable), and the job's share of its arrays (the executor's heap array).
  */
 final class HeapPerJob {
@@ -21,12 +21,12 @@ final class HeapPerJob {
         for (int round = 0; round < settings.rounds(); round++) {
             try (TimerUnderTest timer = kind.create()) {
                 timer.awaitSettled();
-                long before = HeapProbe.usedAfterGc();
+                long before = HeapProbe.liveBytes();
                 for (int i = 0; i < n; i++) {
                     timer.schedule(NoopJob.INSTANCE, delaysMillis[i], TimeUnit.MILLISECONDS);
                 }
                 timer.awaitSettled();
-                long after = HeapProbe.usedAfterGc();
+                long after = HeapProbe.liveBytes();
                 Reference.reachabilityFence(timer);
                 double perJob = (double) (after - before) / n;
                 bytes.add(perJob);

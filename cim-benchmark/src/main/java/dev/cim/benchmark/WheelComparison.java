@@ -235,11 +235,14 @@ public final class WheelComparison {
                 + " marker jobs scheduled one after the other have run (see TimerUnderTest#awaitSettled).\n");
         out.append("- Memory release: wall time from the end of the cancel loop to the start of the first full GC after which"
                 + " weak references to 1,000 sampled handles were all cleared: an upper bound (resolution ≈ one full GC).\n");
-        out.append("- Heap per job: (heap used after System.gc() with the jobs pending − before) / jobs. UseCompressedOops=")
+        out.append("- Heap per job: (live bytes with the jobs pending − before) / jobs, live bytes = total of an in-process"
+                + " GC.class_histogram (exact object bytes; G1's heap occupancy after System.gc() varies by tens of KB)."
+                + " UseCompressedOops=")
                 .append(HeapProbe.vmOption("UseCompressedOops")).append(", UseCompressedClassPointers=")
                 .append(HeapProbe.vmOption("UseCompressedClassPointers")).append(", ObjectAlignmentInBytes=")
                 .append(HeapProbe.vmOption("ObjectAlignmentInBytes")).append(".\n");
-        out.append("- Lateness = run time − (time schedule() returned + delay); a job counted early ran before that instant.\n\n");
+        out.append("- Lateness = run time − (time read just before schedule() was called + delay); a run counted early"
+                + " ran before any due time the timer could have computed.\n\n");
         Runtime runtime = Runtime.getRuntime();
         out.append("Machine: ").append(runtime.availableProcessors()).append(" cores (availableProcessors), max heap ")
                 .append(runtime.maxMemory() >> 20).append(" MiB, ").append(System.getProperty("os.name")).append(' ')
@@ -252,16 +255,10 @@ public final class WheelComparison {
         return out.toString();
     }
 
+    /** The version of netty-common on the class path, from Netty's own version resources. */
     private static String nettyVersion() {
-        Package netty = io.netty.util.HashedWheelTimer.class.getPackage();
-        String version = netty == null ? null : netty.getImplementationVersion();
-        if (version == null) {
-            version = io.netty.util.Version.identify().values().stream()
-                    .filter(v -> v.artifactId().equals("netty-common"))
-                    .map(io.netty.util.Version::artifactVersion)
-                    .findFirst().orElse("?");
-        }
-        return version;
+        io.netty.util.Version common = io.netty.util.Version.identify().get("netty-common");
+        return common == null ? "?" : common.artifactVersion();
     }
 
     private static String gcNames() {
