@@ -26,8 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @OperationsPerInvocation(CancelBenchmark.BATCH)
-@Warmup(iterations = 3)
-@Measurement(iterations = 5)
+@Warmup(iterations = 5)
+@Measurement(iterations = 10)
 @Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 @State(Scope.Benchmark)
 public class CancelBenchmark {
@@ -42,6 +42,7 @@ public class CancelBenchmark {
 
     @Setup(Level.Iteration)
     public void scheduleBatch() throws InterruptedException {
+        System.gc(); // the previous shot's timer
         underTest = timer.create();
         long[] delays = Delays.uniform(BATCH, 1_000, 3_600_000, Delays.SEED);
         handles = new Object[BATCH];

@@ -17,12 +17,14 @@ import java.util.concurrent.TimeUnit;
  *       at most 100,000 timeouts a tick from its queue to its buckets. The executor does its heap
  *       insert in the caller, so for it full is close to caller, and measured the same way.</li>
  * </ul>
- * Every job is the one shared {@link NoopJob}, so job objects cost nothing here.
+ * Every job is the one shared {@link NoopJob}, so job objects cost nothing here. GC threads are in
+ * neither figure; the JVM's collection time over the same window is reported beside them
+ * ({@link GcClock}), scaled to 1 M jobs.
  */
 final class ScheduleCost {
 
-    /** Per-round caller and full ns per job. */
-    record Result(RoundStats callerNsPerJob, RoundStats fullNsPerJob) {
+    /** Per-round caller and full ns per job, and GC time over the window in ms per 1 M jobs. */
+    record Result(RoundStats callerNsPerJob, RoundStats fullNsPerJob, RoundStats gcMillisPerMillion) {
     }
 
     private ScheduleCost() {
@@ -38,12 +40,14 @@ final class ScheduleCost {
         int n = delaysMillis.length;
         RoundStats caller = new RoundStats(settings.warmup());
         RoundStats full = new RoundStats(settings.warmup());
+        RoundStats gc = new RoundStats(settings.warmup());
         long idleWindow = 1_000_000_000L; // then as long as the previous round's window
         for (int round = 0; round < settings.rounds(); round++) {
             System.gc();
             try (TimerUnderTest timer = kind.create()) {
                 TimerCpuWindow window = new TimerCpuWindow(timer.timerThread(),
                         CpuClock.idleRate(timer.timerThread(), idleWindow));
+                long gc0 = GcClock.collectionMillis();
                 long callerCpu = Callers.run(threads, n, (from, to) -> {
                     for (int i = from; i < to; i++) {
                         timer.schedule(NoopJob.INSTANCE, delaysMillis[i], TimeUnit.MILLISECONDS);
@@ -51,14 +55,16 @@ final class ScheduleCost {
                 }, window::open);
                 timer.awaitSettled();
                 long timerCpu = window.closeNet();
+                long gcMillis = GcClock.collectionMillis() - gc0;
                 idleWindow = window.wallNanos();
                 caller.add((double) callerCpu / n);
                 full.add((double) (callerCpu + timerCpu) / n);
-                Log.info("part 1 %s %d thread(s) round %d: caller %.1f ns/job, timer thread %.1f ns/job, window %d ms",
-                        kind.label(), threads, round, (double) callerCpu / n, (double) timerCpu / n,
-                        window.wallNanos() / 1_000_000);
+                gc.add(gcMillis * 1e6 / n);
+                Log.info("part 1 %s %d thread(s) round %d: caller %.1f ns/job, timer thread %.1f ns/job,"
+                        + " window %d ms, GC %d ms", kind.label(), threads, round, (double) callerCpu / n,
+                        (double) timerCpu / n, window.wallNanos() / 1_000_000, gcMillis);
             }
         }
-        return new Result(caller, full);
+        return new Result(caller, full, gc);
     }
 }

@@ -94,10 +94,14 @@ public final class WheelComparison {
                     + (threads > 1 ? "s" : "") + ": ";
             ResultTable.Row caller = table.add(what + "caller CPU ns/job");
             ResultTable.Row full = table.add(what + "**full** ns/job (caller + timer thread)");
+            ResultTable.Row gc = table.add(what + "GC pause ms per 1 M jobs in the window (not in the above)");
             for (TimerKind kind : TimerKind.values()) {
                 caller.cell(kind, results.get(kind).callerNsPerJob().format(1));
                 full.cell(kind, results.get(kind).fullNsPerJob().format(1));
+                gc.cell(kind, results.get(kind).gcMillisPerMillion().format(1));
             }
+            gc.ratio(results.get(TimerKind.OURS).gcMillisPerMillion().median(),
+                    results.get(TimerKind.HWT).gcMillisPerMillion().median()).target("(info)", null);
             caller.ratio(results.get(TimerKind.OURS).callerNsPerJob().median(),
                     results.get(TimerKind.HWT).callerNsPerJob().median()).target("(info)", null);
             double ratio = results.get(TimerKind.OURS).fullNsPerJob().median()
