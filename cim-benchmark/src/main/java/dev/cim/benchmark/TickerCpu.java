@@ -23,7 +23,8 @@ final class TickerCpu {
 
     /** Microseconds of timer-thread CPU per tick (per ms for the executor). */
     static double measure(TimerKind kind, int pending, Settings settings) throws InterruptedException {
-        try (TimerUnderTest timer = kind.create(TICK, TimerKind.DEFAULT_SLOTS)) {
+        TimerUnderTest timer = kind.create(TICK, TimerKind.DEFAULT_SLOTS);
+        try {
             SplittableRandom random = new SplittableRandom(Delays.SEED + 5);
             for (int i = 0; i < pending; i++) {
                 timer.schedule(NoopJob.INSTANCE, random.nextLong(3_600_000, 7_200_001), TimeUnit.MILLISECONDS);
@@ -42,6 +43,10 @@ final class TickerCpu {
                     kind.label(), pending, perTick, cpu / 1_000_000, wall / 1_000_000);
             return perTick;
         } finally {
+            long closing = System.nanoTime();
+            timer.close();
+            Log.info("part 5 %s %,d pending: stopping the timer took %d ms", kind.label(), pending,
+                    (System.nanoTime() - closing) / 1_000_000);
             System.gc();
         }
     }
