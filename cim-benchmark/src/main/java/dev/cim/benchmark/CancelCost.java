@@ -18,13 +18,18 @@ import java.util.concurrent.TimeUnit;
  *       watch below, during whose full collections the timer thread is stopped.</li>
  *   <li><b>memory released</b>: wall time from the end of the cancelling loop until a sample of
  *       1,000 handles, to which the harness then holds only weak references, has been collected;
- *       see {@link MemoryRelease} for why this is an upper bound.</li>
+ *       see {@link MemoryRelease} for why this is an upper bound. Also the share of that sample
+ *       collectable by a full collection started exactly one tick (100 ms) after the loop ended.</li>
  * </ul>
  */
 final class CancelCost {
 
-    /** Per-round results; {@code unreleased} counts rounds whose sample was not collected in time. */
-    record Result(RoundStats callerNsPerJob, RoundStats fullNsPerJob, RoundStats releaseMillis, int unreleased) {
+    /**
+     * Per-round results; {@code unreleased} counts rounds whose sample was not collected in time, and
+     * {@code longestGcMillis} is the longest full collection of the watch, its resolution.
+     */
+    record Result(RoundStats callerNsPerJob, RoundStats fullNsPerJob, RoundStats releaseMillis, int unreleased,
+            double longestGcMillis, RoundStats goneAtOneTickPercent) {
     }
 
     private static final long RELEASE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(20);
@@ -37,7 +42,9 @@ final class CancelCost {
         RoundStats caller = new RoundStats(settings.warmup());
         RoundStats full = new RoundStats(settings.warmup());
         RoundStats release = new RoundStats(settings.warmup());
+        RoundStats atOneTick = new RoundStats(settings.warmup());
         int unreleased = 0;
+        long gcResolution = 0;
         long idleWindow = 1_000_000_000L;
         for (int round = 0; round < settings.rounds(); round++) {
             try (TimerUnderTest timer = kind.create()) {
@@ -62,13 +69,16 @@ final class CancelCost {
                 long callerCpu = CpuClock.currentThreadCpuNanos() - cpu0;
                 long cancelEnd = System.nanoTime();
                 handles = null; // from here on the harness holds no handle
-                long releasedAfter = watch.awaitReleased(cancelEnd, RELEASE_TIMEOUT_NANOS);
+                long releasedAfter = watch.awaitReleased(cancelEnd, cancelEnd + TimerKind.DEFAULT_TICK.toNanos(),
+                        RELEASE_TIMEOUT_NANOS);
                 timer.awaitSettled();
                 long timerCpu = window.closeNet();
                 idleWindow = window.wallNanos();
 
                 caller.add((double) callerCpu / n);
                 full.add((double) (callerCpu + timerCpu) / n);
+                atOneTick.add(100 * watch.goneAtProbe());
+                gcResolution = Math.max(gcResolution, watch.longestGcNanos());
                 if (releasedAfter < 0) {
                     if (round >= settings.warmup()) {
                         unreleased++;
@@ -77,11 +87,12 @@ final class CancelCost {
                     release.add(releasedAfter / 1e6);
                 }
                 Log.info("part 2 %s round %d: caller %.1f ns/job, timer thread %.1f ns/job, %d already run,"
-                        + " released after %s", kind.label(), round, (double) callerCpu / n, (double) timerCpu / n,
-                        n - cancelled,
+                        + " longest GC %d ms, %.1f%% gone 1 tick after (probe %.1f ms late), all released after %s",
+                        kind.label(), round, (double) callerCpu / n, (double) timerCpu / n, n - cancelled,
+                        watch.longestGcNanos() / 1_000_000, 100 * watch.goneAtProbe(), watch.probeLateNanos() / 1e6,
                         releasedAfter < 0 ? "(not within 20 s)" : String.format("%.1f ms", releasedAfter / 1e6));
             }
         }
-        return new Result(caller, full, release, unreleased);
+        return new Result(caller, full, release, unreleased, gcResolution / 1e6, atOneTick);
     }
 }
