@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
  *       watch below, during whose full collections the timer thread is stopped.</li>
  *   <li><b>memory released</b>: wall time from the end of the cancelling loop until a sample of
  *       1,000 handles, to which the harness then holds only weak references, has been collected;
- *       see {@link MemoryRelease} for why this is an upper bound. Also the share of that sample
- *       collectable by a full collection started exactly one tick (100 ms) after the loop ended.</li>
+ *       see {@link MemoryRelease} for why this is an upper bound. First, the share of that sample
+ *       collectable by a full collection started exactly one tick (100 ms) after the loop ended,
+ *       with no collection before it.</li>
  * </ul>
  */
 final class CancelCost {

@@ -9,12 +9,12 @@ import java.util.concurrent.locks.LockSupport;
  * Watches a sample of objects through weak references and tells when they became unreachable. The
  * harness must hold no strong reference to them.
  *
- * <p>Weak references are cleared only by a collection, so the watch runs full collections back to
- * back ({@code System.gc()}, with 1 ms pauses between to let the timer threads run). The result is
- * the start of the first collection after which all were cleared: an upper bound, too high by at
- * most one collection's duration plus the pause. One of the collections is timed to start at a
- * chosen instant (one tick after the last cancel), which tells exactly what share of the sample was
- * unreachable then, whatever the collections cost. A full collection of a heap with several GB
+ * <p>Weak references are cleared only by a collection. The first full collection ({@code System.gc()})
+ * starts at a chosen instant (one tick after the last cancel) and tells exactly what share of the
+ * sample was unreachable then; none runs before it, so none delays the timer's work. Then
+ * collections follow, each after a pause as long as the previous one took, until all are cleared;
+ * the start of the last is an upper bound of the release time, too high by up to two collections.
+ * A full collection of a heap with several GB
  * committed (e.g. under {@code -Xms8g}) takes up to seconds, which makes this useless: run with a
  * heap that may shrink, and see {@link #longestGcNanos()} for the resolution actually had.
  */
@@ -40,38 +40,34 @@ final class MemoryRelease {
     }
 
     /**
-     * Collects until every watched object is gone, and records what share was gone at
-     * {@code probeAt}: the polls are timed so that one collection starts exactly then (the loop waits
-     * for that instant rather than start a collection that might still run at it).
+     * Waits until {@code probeAt} without collecting, collects then and records what share of the
+     * sample was gone (exactly what was unreachable at that instant), then keeps collecting until all
+     * are gone. Between collections it waits as long as the last one took, so the timer threads keep
+     * at least half the time to do the unlinking that is being watched: back-to-back full collections
+     * would starve them and measure the watch itself.
      *
      * @return nanoseconds from {@code sinceNanos} to the start of the first collection after which
      *         all were gone, or -1 if some were still reachable {@code timeoutNanos} after it
      */
     long awaitReleased(long sinceNanos, long probeAt, long timeoutNanos) {
-        boolean probed = false;
+        CpuClock.sleepNanos(probeAt - System.nanoTime());
+        boolean probe = true;
         while (true) {
-            long now = System.nanoTime();
-            if (!probed && now < probeAt && now + longestGcNanos + 1_000_000 > probeAt) {
-                CpuClock.sleepNanos(probeAt - now);
-            }
             long pollStart = System.nanoTime();
-            collect();
+            long gcNanos = collect();
             long gone = sample.stream().filter(ref -> ref.get() == null).count();
-            if (!probed && pollStart >= probeAt) {
-                probed = true;
+            if (probe) {
+                probe = false;
                 probeLateNanos = pollStart - probeAt;
                 goneAtProbe = (double) gone / sample.size();
             }
             if (gone == sample.size()) {
-                if (!probed) {
-                    goneAtProbe = 1; // all gone before the probe instant
-                }
                 return pollStart - sinceNanos;
             }
             if (pollStart - sinceNanos > timeoutNanos) {
                 return -1;
             }
-            LockSupport.parkNanos(1_000_000); // let the timer threads run
+            CpuClock.sleepNanos(Math.max(gcNanos, 5_000_000));
         }
     }
 
@@ -90,9 +86,12 @@ final class MemoryRelease {
         return longestGcNanos;
     }
 
-    private void collect() {
+    /** Runs a full collection; returns how long it took. */
+    private long collect() {
         long start = System.nanoTime();
         System.gc();
-        longestGcNanos = Math.max(longestGcNanos, System.nanoTime() - start);
+        long took = System.nanoTime() - start;
+        longestGcNanos = Math.max(longestGcNanos, took);
+        return took;
     }
 }

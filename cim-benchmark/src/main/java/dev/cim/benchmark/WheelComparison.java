@@ -122,7 +122,7 @@ public final class WheelComparison {
         ResultTable.Row caller = table.add(what + "caller CPU ns/job");
         ResultTable.Row full = table.add(what + "**full** ns/job (caller + timer thread)");
         ResultTable.Row atTick = table.add("2. % of cancelled jobs' memory collectable by a GC started 1 tick (100 ms) after the last cancel");
-        ResultTable.Row release = table.add("2. memory released after cancel, ms (upper bound; [longest full GC = resolution])");
+        ResultTable.Row release = table.add("2. all memory released after cancel, ms (upper bound, ≥ 100 by method; [longest full GC])");
         for (TimerKind kind : TimerKind.values()) {
             CancelCost.Result result = results.get(kind);
             caller.cell(kind, result.callerNsPerJob().format(1));
@@ -240,11 +240,12 @@ public final class WheelComparison {
         out.append("- full = (CPU of the calling threads + CPU of the timer's thread from the start until all work was"
                 + " placed/unlinked − that thread's idle CPU over an equally long window) / jobs. \"Placed\" = two zero-delay"
                 + " marker jobs scheduled one after the other have run (see TimerUnderTest#awaitSettled).\n");
-        out.append("- Memory release: weak references to 1,000 sampled handles, all other references dropped, then full GCs"
-                + " back to back, one of them started exactly 1 tick (100 ms) after the end of the cancel loop: the % row is"
-                + " what that GC could collect. The ms row is the start of the first GC after which all were cleared: an upper"
-                + " bound, late by up to one full GC (the longest in brackets). Run without -Xms: with a large committed heap"
-                + " each full GC takes up to seconds.\n");
+        out.append("- Memory release: weak references to 1,000 sampled handles, all other references dropped. No GC until"
+                + " exactly 1 tick (100 ms) after the end of the cancel loop; the % row is what a full GC started then could"
+                + " collect. Then full GCs, each after a pause as long as the last took (so the timer thread is not starved),"
+                + " until all were cleared; the ms row is the start of that last GC: an upper bound, late by up to two full"
+                + " GCs (the longest in brackets), and never below the 100 ms of the first probe. Run without -Xms: with a"
+                + " large committed heap each full GC takes up to seconds.\n");
         out.append("- Heap per job: (live bytes with the jobs pending − before) / jobs, live bytes = total of an in-process"
                 + " GC.class_histogram (exact object bytes; G1's heap occupancy after System.gc() varies by tens of KB)."
                 + " UseCompressedOops=")
