@@ -8,23 +8,26 @@ import java.time.Instant;
  * One scheduled job: its handle for the caller, its node in the wheel, and the task a worker runs.
  *
  * <p>Memory is the budget here (48 bytes with compressed oops, the job object not counted), so the
- * entry carries no separate state field: {@link #job} holds the job while it is pending and a
- * {@link Mark} once it has left that state. Every transition out of pending is one CAS on that field,
- * which is also what makes a job run at most once and what releases the job object on cancel.
+ * entry carries no separate state field: {@link #job} holds the job while it is pending, null once
+ * cancelled, and a {@link Mark} for the other states. Every transition out of pending is one CAS on
+ * that field, which is also what makes a job run at most once and what releases the job object.
+ * Cancelling stores null rather than a marker: storing null into an entry that has aged into the old
+ * generation skips the garbage collector's card-marking barrier, and it is the hot transition. The
+ * checks below compare identities and never touch the job object, which is usually cold.
  *
  * <p>Link fields: {@link #next} chains the entry in the scheduling {@link EntryInbox} and later in
  * its {@link WheelBucket}; {@link #prev} is non-null exactly while it is in a bucket;
  * {@link #cancelNext} chains it in the cancellation inbox. Only the thread holding the wheel lock
- * touches {@code next} and {@code prev} once the entry has left the inbox.
+ * touches {@code next} and {@code prev} once the entry has left the inbox. Links are cleared when an
+ * entry leaves a chain, so a handle kept by the caller never holds other entries in memory.
  */
 final class WheelEntry implements ScheduledJob, Runnable {
 
-    /** The states an entry reaches after pending, stored in {@link #job} in place of the job. */
+    /** The states an entry reaches after pending, other than cancelled (null), stored in {@link #job}. */
     enum Mark {
         RUNNING(JobState.RUNNING),
         DONE(JobState.DONE),
         FAILED(JobState.FAILED),
-        CANCELLED(JobState.CANCELLED),
         DISCARDED(JobState.DISCARDED);
 
         final JobState state;
@@ -36,14 +39,12 @@ final class WheelEntry implements ScheduledJob, Runnable {
 
     private static final VarHandle JOB;
     private static final VarHandle NEXT;
-    private static final VarHandle CANCEL_NEXT;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             JOB = lookup.findVarHandle(WheelEntry.class, "job", Object.class);
             NEXT = lookup.findVarHandle(WheelEntry.class, "next", WheelEntry.class);
-            CANCEL_NEXT = lookup.findVarHandle(WheelEntry.class, "cancelNext", WheelEntry.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -53,13 +54,12 @@ final class WheelEntry implements ScheduledJob, Runnable {
     /** Due time on the owner's {@link TimeSource#nanoTime()} scale. */
     final long deadline;
     private final WheelScheduler owner;
-    /** The {@link Runnable} while pending, afterwards a {@link Mark}. Accessed through {@link #JOB}. */
+    /** The {@link Runnable} while pending, null once cancelled, otherwise a {@link Mark}. */
     @SuppressWarnings("unused")
     private volatile Object job;
 
     WheelEntry next;
     WheelEntry prev;
-    @SuppressWarnings("unused")
     private WheelEntry cancelNext;
 
     WheelEntry(WheelScheduler owner, long id, long deadline, Runnable job) {
@@ -92,26 +92,37 @@ final class WheelEntry implements ScheduledJob, Runnable {
     @Override
     public String description() {
         Object current = job;
-        return current instanceof Runnable pending ? Job.describe(pending) : "(" + current + ")";
+        return isJob(current) ? Job.describe((Runnable) current) : "(" + state() + ")";
     }
 
     @Override
     public JobState state() {
-        return job instanceof Mark mark ? mark.state : JobState.PENDING;
+        Object current = job;
+        if (current == null) {
+            return JobState.CANCELLED;
+        }
+        return current instanceof Mark mark ? mark.state : JobState.PENDING;
+    }
+
+    /** Whether {@code value} of {@link #job} is the job itself, i.e. the entry is pending. */
+    private static boolean isJob(Object value) {
+        return value != null && value != Mark.RUNNING && value != Mark.DONE && value != Mark.FAILED
+                && value != Mark.DISCARDED;
     }
 
     boolean isPending() {
-        return !(job instanceof Mark);
+        return isJob(job);
     }
 
-    /** Whether the entry was cancelled: an identity check, cheaper than {@link #isPending()}. */
+    /** Whether the entry was cancelled. */
     boolean isCancelled() {
-        return job == Mark.CANCELLED;
+        return job == null;
     }
 
     @Override
     public boolean cancel() {
-        if (!leavePending(Mark.CANCELLED)) {
+        Object current = job;
+        if (!isJob(current) || !JOB.compareAndSet(this, current, null)) {
             return false;
         }
         owner.cancelled(this);
@@ -125,24 +136,23 @@ final class WheelEntry implements ScheduledJob, Runnable {
      */
     boolean leavePending(Mark mark) {
         Object current = job;
-        return current instanceof Runnable && JOB.compareAndSet(this, current, mark);
+        return isJob(current) && JOB.compareAndSet(this, current, mark);
     }
 
     /** The snapshot line for this entry, or null if it has left pending meanwhile. */
     PendingJob snapshot() {
         Object current = job;
-        return current instanceof Runnable pending
-                ? new PendingJob(id, owner.toInstant(deadline), Job.describe(pending))
-                : null;
+        return isJob(current) ? new PendingJob(id, owner.toInstant(deadline), Job.describe((Runnable) current)) : null;
     }
 
     /** Runs the job on a worker thread, unless it was cancelled or discarded since it fell due. */
     @Override
     public void run() {
         Object current = job;
-        if (!(current instanceof Runnable task) || !JOB.compareAndSet(this, current, Mark.RUNNING)) {
+        if (!isJob(current) || !JOB.compareAndSet(this, current, Mark.RUNNING)) {
             return;
         }
+        Runnable task = (Runnable) current;
         try {
             task.run();
             job = Mark.DONE;
@@ -154,8 +164,9 @@ final class WheelEntry implements ScheduledJob, Runnable {
         }
     }
 
-    // Inbox links. A producer publishes an entry before it knows its successor, so the link starts as
-    // EntryInbox.LINKING and is set with release semantics; the consumer reads it with acquire.
+    // Links of the scheduling inbox. A producer publishes an entry before it knows its successor,
+    // so the link starts as EntryInbox.LINKING and is set with release semantics; the consumer
+    // reads it with acquire.
 
     void setNextRelease(WheelEntry value) {
         NEXT.setRelease(this, value);
@@ -165,12 +176,15 @@ final class WheelEntry implements ScheduledJob, Runnable {
         return (WheelEntry) NEXT.getAcquire(this);
     }
 
-    void setCancelNextRelease(WheelEntry value) {
-        CANCEL_NEXT.setRelease(this, value);
+    // The link of the cancellation inbox: written before the compare-and-set that publishes the
+    // entry, and read after the getAndSet that takes the chain, so plain accesses suffice.
+
+    WheelEntry cancelNext() {
+        return cancelNext;
     }
 
-    WheelEntry cancelNextAcquire() {
-        return (WheelEntry) CANCEL_NEXT.getAcquire(this);
+    void setCancelNext(WheelEntry value) {
+        cancelNext = value;
     }
 
     @Override

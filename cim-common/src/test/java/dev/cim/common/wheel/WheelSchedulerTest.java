@@ -115,6 +115,31 @@ class WheelSchedulerTest {
     }
 
     @Test
+    void cancel_aKeptCancelledHandle_holdsNoOtherEntryInMemory() {
+        List<WeakReference<ScheduledJob>> others = new ArrayList<>();
+        List<ScheduledJob> handles = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            handles.add(wheel.schedule(() -> { }, Duration.ofMinutes(10)));
+        }
+        wheel.advance(); // these are filed in buckets ...
+        for (int i = 0; i < 200; i++) {
+            handles.add(wheel.schedule(() -> { }, Duration.ofMinutes(10))); // ... these stay in the inbox
+        }
+        handles.forEach(ScheduledJob::cancel);
+        ScheduledJob kept = handles.remove(handles.size() - 1); // the last cancelled heads the cancel chain
+        ScheduledJob keptFiled = handles.remove(0);
+        handles.forEach(handle -> others.add(new WeakReference<>(handle)));
+        handles.clear();
+
+        advance(TICK);
+
+        others.forEach(WheelSchedulerTest::awaitCleared);
+        assertThat(kept.state()).isEqualTo(JobState.CANCELLED);
+        assertThat(keptFiled.state()).isEqualTo(JobState.CANCELLED);
+        assertThat(wheel.pending()).isZero();
+    }
+
+    @Test
     void cancel_afterTheJobRan_returnsFalse() {
         ScheduledJob handle = wheel.schedule(recording("done"), Duration.ofMillis(10));
         advance(Duration.ofMillis(10));
