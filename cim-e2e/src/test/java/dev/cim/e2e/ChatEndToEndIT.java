@@ -214,6 +214,31 @@ class ChatEndToEndIT {
         assertThat(alice.awaitExit(WAIT)).isZero();
     }
 
+    @Test
+    void garbageAndOversizedFramesAtTheServer_closeOnlyThoseConnectionsWhileOthersKeepChatting() throws Exception {
+        JavaProcess alice = cim.client("alice12");
+        JavaProcess bob = cim.client("bob12");
+        byte[] garbage = {0, 0, 0, 6, (byte) 0xff, (byte) 0xfe, 1, 2, 3, 4}; // a frame whose payload is no Envelope
+        byte[] oversized = {0x7f, 0, 0, 0}; // a length field of 2 GiB
+
+        for (byte[] bad : new byte[][] {garbage, oversized}) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", cim.port())) {
+                socket.setSoTimeout((int) WAIT.toMillis());
+                socket.getOutputStream().write(bad);
+                socket.getOutputStream().flush();
+                java.io.InputStream in = socket.getInputStream();
+                while (in.read() >= 0) {
+                    // the server's error frame, then the end of the stream when it closes
+                }
+            }
+        }
+
+        alice.type("still chatting");
+        bob.await("alice12: still chatting", WAIT);
+        cim.server().await(line -> line.contains("Closing") && line.contains("unreadable frame"), WAIT, "the garbage logged");
+        cim.server().await(line -> line.contains("Closing") && line.contains("exceeds"), WAIT, "the oversized frame logged");
+    }
+
     static long idIn(String line) {
         Matcher id = Pattern.compile("#(\\d+)").matcher(line);
         assertThat(id.find()).as("an id in '%s'", line).isTrue();

@@ -49,6 +49,11 @@ final class CimSystem implements AutoCloseable {
         return server;
     }
 
+    /** The port the server listens on. */
+    int port() {
+        return port;
+    }
+
     /** Starts a client for {@code user} (password "pw-" + user) without waiting for its login. */
     JavaProcess startClient(String user, String... extraArgs) throws IOException {
         JavaProcess client = JavaProcess.start("client " + user, clientJar, clientArgs(user, extraArgs));

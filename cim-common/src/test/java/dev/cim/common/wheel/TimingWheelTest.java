@@ -118,6 +118,24 @@ class TimingWheelTest {
     }
 
     @Test
+    void ceilTicks_matchesExactCeilingDivisionForOffsetsUpTo2To62() {
+        java.util.Random random = new java.util.Random(42);
+        long[] ticks = {1_000_000, 10_000_000, 100_000_000, 1_000_000_007, 999_999_937, 3_000_000_000L};
+        for (long tick : ticks) {
+            TimingWheel timed = new TimingWheel(0, tick, SLOTS, 4, expired::add);
+            for (int i = 0; i < 200_000; i++) {
+                long nanos = switch (i % 4) {
+                    case 0 -> random.nextLong(1L << 62);
+                    case 1 -> random.nextLong(1L << 40);
+                    case 2 -> random.nextLong(1_000) * tick + random.nextInt(3) - 1; // at and around multiples
+                    default -> -random.nextLong(1L << 40);
+                };
+                assertThat(timed.ceilTicks(nanos)).as("ceil(%d / %d)", nanos, tick).isEqualTo(-Math.floorDiv(-nanos, tick));
+            }
+        }
+    }
+
+    @Test
     void levelsFor_coversTheMaximumDelayWithTheFewestRings() {
         assertThat(TimingWheel.levelsFor(8, 6)).isEqualTo(1);
         assertThat(TimingWheel.levelsFor(8, 7)).isEqualTo(2);
