@@ -233,10 +233,11 @@ final class WheelScheduler implements DelayScheduler {
         try {
             workers.execute(entry);
         } catch (RejectedExecutionException e) {
+            String description = entry.description(); // before the entry lets go of the job
             if (entry.leavePending(WheelEntry.Mark.DISCARDED)) {
                 settled.increment();
                 log.error("Delayed job {} ({}) was due but the worker executor refused it; discarded",
-                        entry.id(), entry.description(), e);
+                        entry.id(), description, e);
             }
         }
     }

@@ -182,6 +182,23 @@ class WheelSchedulerTest {
     }
 
     @Test
+    void dueJobRefusedByTheWorkerExecutor_isDiscardedAndLoggedWithItsDescription() {
+        ListAppender<ILoggingEvent> logged = capture();
+        WheelScheduler refusing = builder().executor(task -> {
+            throw new RejectedExecutionException("pool full");
+        }).buildManual();
+        ScheduledJob job = refusing.schedule(recording("refused"), Duration.ofMillis(10));
+
+        clock.advance(Duration.ofMillis(10));
+        refusing.advance();
+
+        assertThat(job.state()).isEqualTo(JobState.DISCARDED);
+        assertThat(refusing.pending()).isZero();
+        assertThat(ran).isEmpty();
+        assertThat(logged.list).anySatisfy(event -> assertThat(event.getFormattedMessage()).contains("(refused)"));
+    }
+
+    @Test
     void pendingJobs_listsWaitingJobsInDueOrder() {
         wheel.schedule(recording("third"), Duration.ofSeconds(30));
         ScheduledJob first = wheel.schedule(recording("first"), Duration.ofSeconds(1));
