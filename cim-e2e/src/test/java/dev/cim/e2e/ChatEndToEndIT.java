@@ -7,9 +7,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The product as a user meets it: one server jar and client jars as separate processes, typing on
@@ -18,19 +17,9 @@ import org.junit.jupiter.api.Test;
 class ChatEndToEndIT {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
-    private static CimSystem cim;
 
-    @BeforeAll
-    static void start() throws Exception {
-        cim = new CimSystem();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (cim != null) {
-            cim.close();
-        }
-    }
+    @RegisterExtension
+    static final CimSystem cim = new CimSystem();
 
     @Test
     void aBroadcast_reachesEveryoneOnlineButTheSender() throws Exception {

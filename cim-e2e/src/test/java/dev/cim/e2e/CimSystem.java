@@ -7,26 +7,41 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The system under test: a Redis process, the server jar and any number of client jars, each a
- * process of its own, talking over loopback TCP on free ports.
+ * process of its own, talking over loopback TCP on free ports. A test class shares one by
+ * registering it: {@code @RegisterExtension static final CimSystem cim = new CimSystem();}.
  */
-final class CimSystem implements AutoCloseable {
+final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
     static final Duration START = Duration.ofSeconds(60);
 
     private final Path projectDir = Path.of(System.getProperty("cim.project.dir", "..")).toAbsolutePath().normalize();
     private final Path serverJar = projectDir.resolve("cim-server/target/cim-server.jar");
     private final Path clientJar = projectDir.resolve("cim-client/target/cim-client.jar");
-    private final RedisProcess redis;
     private final int port = freePort();
     private final List<JavaProcess> clients = new ArrayList<>();
+    private RedisProcess redis;
     private JavaProcess server;
 
-    CimSystem() throws IOException, InterruptedException {
-        this.redis = RedisProcess.start(freePort());
+    /** Starts Redis and the server, and waits until the server listens. */
+    void start() throws IOException, InterruptedException {
+        redis = RedisProcess.start(freePort());
         startServer();
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        start();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        close();
     }
 
     /** Starts the server and waits until it listens. */
@@ -91,7 +106,9 @@ final class CimSystem implements AutoCloseable {
         if (server != null) {
             server.close();
         }
-        redis.close();
+        if (redis != null) {
+            redis.close();
+        }
     }
 
     private static int freePort() {

@@ -13,6 +13,7 @@ class ServerRestartEndToEndIT {
     @BeforeEach
     void start() throws Exception {
         cim = new CimSystem();
+        cim.start();
     }
 
     @AfterEach

@@ -6,9 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The client on a real terminal (tmux): line editing, history and tab completion work, and a
@@ -17,19 +16,9 @@ import org.junit.jupiter.api.Test;
 class TerminalEndToEndIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static CimSystem cim;
 
-    @BeforeAll
-    static void start() throws Exception {
-        cim = new CimSystem();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (cim != null) {
-            cim.close();
-        }
-    }
+    @RegisterExtension
+    static final CimSystem cim = new CimSystem();
 
     @Test
     void onATerminal_incomingMessagesGoAboveTheHalfTypedLineAndEditingWorks() throws Exception {
