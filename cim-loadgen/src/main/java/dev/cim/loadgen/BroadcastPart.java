@@ -49,8 +49,10 @@ final class BroadcastPart implements Traffic {
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200)); // polling a condition, with a deadline
             }
             missing += expected - current.receivers().get();
-            last[r] = current.lastNanos().get() - current.sentNanos();
-            first[r] = current.firstNanos().get() - current.sentNanos();
+            // A round nobody received counts as the whole timeout, not as a negative time.
+            boolean any = current.receivers().get() > 0;
+            last[r] = any ? current.lastNanos().get() - current.sentNanos() : ROUND_TIMEOUT.toNanos();
+            first[r] = any ? current.firstNanos().get() - current.sentNanos() : ROUND_TIMEOUT.toNanos();
         }
         clients.forEach(client -> client.traffic(Traffic.NONE));
         Percentiles lastP = Percentiles.of(last, rounds);

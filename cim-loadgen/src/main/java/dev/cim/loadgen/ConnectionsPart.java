@@ -22,9 +22,16 @@ final class ConnectionsPart {
     private ConnectionsPart() {
     }
 
-    static void run(EventLoopGroup group, InetSocketAddress server, long serverPid, LoadOptions options, String prefix,
-            Report report) throws InterruptedException {
+    /**
+     * @param idleFiles the server's open files before any client connected: the baseline is read
+     *                  only once the chat pool's connections are closed on the server side too
+     */
+    static void run(EventLoopGroup group, InetSocketAddress server, long serverPid, long idleFiles,
+            LoadOptions options, String prefix, Report report) throws InterruptedException {
         ServerProbe probe = serverPid > 0 ? new ServerProbe(serverPid) : null;
+        if (probe != null) {
+            awaitClosed(probe, idleFiles);
+        }
         ServerProbe.Reading before = probe != null ? probe.read() : null;
         // Idle pools bind from 127.0.0.10 up, away from the chat pool's 127.0.0.2.
         try (ClientPool pool = new ClientPool(group, server, true, 10, options.perSourceAddress())) {
@@ -45,7 +52,7 @@ final class ConnectionsPart {
             }
             ServerProbe.Reading after = probe != null ? probe.read() : null;
             report.add(3, String.format(Locale.ROOT, "held for %ss with heartbeats", options.hold().toMillis() / 1000.0),
-                    String.format(Locale.ROOT, "fewest open %,d; pings sent %,d, %s", minOpen,
+                    String.format(Locale.ROOT, "fewest open %,d; pings during the hold %,d; whole pool: %s", minOpen,
                             pool.counters().pings.sum() - pingsBefore, pool.counters()), "all held");
             if (probe == null || held == 0) {
                 report.add(3, "server memory per idle connection", "not read (no server pid)", "≤ 10 KB heap");
@@ -59,6 +66,14 @@ final class ConnectionsPart {
                     String.format(Locale.ROOT, "%s (%s → %s); open fds %,d → %,d", perConnection(before.rssBytes(),
                             after.rssBytes(), held), mib(before.rssBytes()), mib(after.rssBytes()), before.openFiles(),
                             after.openFiles()), "");
+        }
+    }
+
+    /** Waits (up to 30 s) until the server holds no more files than before any client came. */
+    private static void awaitClosed(ServerProbe probe, long idleFiles) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (idleFiles >= 0 && probe.openFiles() > idleFiles && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(50); // polling a condition, with a deadline
         }
     }
 

@@ -62,9 +62,14 @@ public final class LoadGenerator {
                         ? ", pid " + options.serverPid() : ", pid unknown (no memory readings)");
         InetSocketAddress server = new InetSocketAddress(options.host(), child != null ? child.port() : options.port());
         long serverPid = child != null ? child.pid() : options.serverPid();
+        long idleFiles = serverPid > 0 ? new ServerProbe(serverPid).openFiles() : -1;
         // A run's own user names, so runs against one external server never share a session.
         String prefix = HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt()) + "-";
         Report report = new Report();
+        if (options.quick()) {
+            report.note("--quick: a smoke test with small numbers; rates, latencies and per-connection memory "
+                    + "from it say little about the targets (a few hundred connections are within GC noise)");
+        }
         EventLoopGroup group = new NioEventLoopGroup(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
         try {
             if (options.parts().contains(1) || options.parts().contains(2) || options.parts().contains(4)) {
@@ -72,7 +77,7 @@ public final class LoadGenerator {
             }
             if (options.parts().contains(3)) {
                 progress("part 3: holding idle connections");
-                ConnectionsPart.run(group, server, serverPid, options, prefix, report);
+                ConnectionsPart.run(group, server, serverPid, idleFiles, options, prefix, report);
             }
             if (child != null && !child.isAlive()) {
                 report.note("the server process died during the run; see " + child.log());

@@ -20,6 +20,8 @@ import org.springframework.boot.convert.DurationStyle;
  * @param serverJar        the server jar to start
  * @param serverHeap       the child server's {@code -Xmx}
  * @param serverArgs       extra {@code --name=value} arguments for the child server
+ *                         ({@code --server-arg=--cim.server.worker-threads=8}, repeatable); with
+ *                         {@code --quick}, {@code --cim.server.idle-timeout=6s} unless given
  * @param serverPid        the pid of an external server, for memory readings; 0 when unknown
  * @param parts            which parts to run, of 1 to 4
  * @param quick            true for the smoke-test defaults
@@ -93,7 +95,8 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                 d.integer("port", 0, 0),
                 Path.of(given.getOrDefault("server-jar", "cim-server/target/cim-server.jar")),
                 given.getOrDefault("server-heap", "2g"),
-                List.copyOf(serverArgs),
+                List.copyOf(quick && serverArgs.stream().noneMatch(a -> a.startsWith("--cim.server.idle-timeout"))
+                        ? concat(serverArgs, QUICK_IDLE_TIMEOUT) : serverArgs),
                 Long.parseLong(given.getOrDefault("server-pid", "0")),
                 parts(given.getOrDefault("parts", "1,2,3,4")),
                 quick,
@@ -116,6 +119,15 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
             "server-pid", "parts", "quick", "users", "duration", "latency-duration", "window", "broadcast-rounds",
             "connections", "hold", "delayed", "delayed-senders", "delayed-window", "tick", "io-threads",
             "per-source-address"));
+
+    /** In a smoke test, heartbeats every 2 s, so a hold of seconds sees some. */
+    private static final String QUICK_IDLE_TIMEOUT = "--cim.server.idle-timeout=6s";
+
+    private static List<String> concat(List<String> list, String more) {
+        List<String> all = new ArrayList<>(list);
+        all.add(more);
+        return all;
+    }
 
     private static Set<Integer> parts(String list) {
         Set<Integer> parts = new TreeSet<>();

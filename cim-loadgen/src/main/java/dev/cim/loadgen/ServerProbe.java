@@ -57,7 +57,8 @@ final class ServerProbe {
         }
     }
 
-    private long openFiles() {
+    /** Open files of the server now; -1 if unreadable. */
+    long openFiles() {
         try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             return fds.count();
         } catch (IOException e) {
