@@ -24,14 +24,17 @@ record Percentiles(int count, long p50, long p99, long p999, long max) {
             return EMPTY;
         }
         Arrays.sort(values, 0, count);
-        return new Percentiles(count, rank(values, count, 50), rank(values, count, 99), rank(values, count, 99.9),
+        return new Percentiles(count, rank(values, count, 500), rank(values, count, 990), rank(values, count, 999),
                 values[count - 1]);
     }
 
-    /** The nearest-rank {@code percent}-th percentile of the first {@code count} sorted values. */
-    static long rank(long[] sorted, int count, double percent) {
-        int rank = (int) Math.ceil(percent / 100 * count);
-        return sorted[Math.max(0, Math.min(count, rank) - 1)];
+    /**
+     * The nearest-rank percentile, given in per mille, of the first {@code count} sorted values.
+     * Integer arithmetic: in doubles 99.9 / 100 * 1000 is a hair over 999 and would round up to 1000.
+     */
+    static long rank(long[] sorted, int count, int perMille) {
+        long rank = ((long) perMille * count + 999) / 1000;
+        return sorted[(int) Math.max(0, Math.min(count, rank) - 1)];
     }
 
     /** "p50 1.234 / p99 5.678 / p99.9 9.012 / max 12.345 ms (n=1000)". */
