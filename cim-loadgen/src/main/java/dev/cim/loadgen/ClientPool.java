@@ -1,0 +1,162 @@
+package dev.cim.loadgen;
+
+import dev.cim.common.protocol.CimProtocolCodec;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Opens and logs in many {@link LoadClient}s on one shared event loop group, keeping each
+ * connection cheap: a few kilobytes of socket buffer (for idle pools) and a small first receive
+ * buffer.
+ *
+ * <h3>Source addresses</h3>
+ * Towards a loopback server, connection {@code i} is bound to {@code 127.0.0.(firstOctet + i /
+ * perSourceAddress)}, port 0, so no one source address runs out of ephemeral ports (about 28,000 by
+ * default on Linux); Linux routes all of 127/8 to the loopback interface.
+ *
+ * <h3>Pacing</h3>
+ * At most {@value #MAX_LOGINS_IN_FLIGHT} connections are between connect and login result at a
+ * time: the server's accept backlog (256) and its login worker threads would otherwise refuse or
+ * time out a burst of thousands, which would measure the burst, not the server's capacity.
+ */
+final class ClientPool implements AutoCloseable {
+
+    /** Connections opened but not yet logged in, at most. */
+    static final int MAX_LOGINS_IN_FLIGHT = 128;
+
+    /** The clients that logged in, and how many did not and why. */
+    record Opened(List<LoadClient> clients, int failed, String firstFailure, Duration elapsed) {
+    }
+
+    private final EventLoopGroup group;
+    private final InetSocketAddress server;
+    private final boolean smallBuffers;
+    private final int firstOctet;
+    private final int perSourceAddress;
+    private final ClientCounters counters = new ClientCounters();
+    private final List<LoadClient> clients = new ArrayList<>();
+
+    /**
+     * @param smallBuffers true for idle connections: 4 KiB socket buffers instead of the kernel's
+     *                     default (which grows to megabytes under load)
+     * @param firstOctet   the last octet of the first loopback source address
+     */
+    ClientPool(EventLoopGroup group, InetSocketAddress server, boolean smallBuffers, int firstOctet,
+            int perSourceAddress) {
+        this.group = group;
+        this.server = server;
+        this.smallBuffers = smallBuffers;
+        this.firstOctet = firstOctet;
+        this.perSourceAddress = perSourceAddress;
+    }
+
+    ClientCounters counters() {
+        return counters;
+    }
+
+    /**
+     * Connects and logs in {@code count} users named {@code prefix + i}, waiting at most
+     * {@code timeout} in all.
+     */
+    Opened open(String prefix, int count, Duration timeout) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        Semaphore inFlight = new Semaphore(MAX_LOGINS_IN_FLIGHT);
+        Bootstrap bootstrap = bootstrap();
+        List<LoadClient> started = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            if (!inFlight.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                break;
+            }
+            LoadClient client = new LoadClient(i, prefix + i, counters);
+            started.add(client);
+            client.loggedIn().whenComplete((ok, failure) -> inFlight.release());
+            ChannelFuture connect = bootstrap.clone().handler(initializer(client)).connect(server, source(i));
+            connect.addListener(f -> {
+                if (!f.isSuccess()) {
+                    client.connectFailed(f.cause());
+                }
+            });
+        }
+        List<LoadClient> ok = new ArrayList<>(started.size());
+        String firstFailure = "";
+        for (LoadClient client : started) {
+            try {
+                ok.add(client.loggedIn().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            } catch (Exception e) {
+                firstFailure = firstFailure.isEmpty() ? String.valueOf(e.getCause() != null ? e.getCause() : e) : firstFailure;
+                client.close();
+            }
+        }
+        synchronized (clients) {
+            clients.addAll(started);
+        }
+        return new Opened(List.copyOf(ok), count - ok.size(), firstFailure,
+                Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private Bootstrap bootstrap() {
+        Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000);
+        if (smallBuffers) {
+            bootstrap.option(ChannelOption.SO_RCVBUF, 4096)
+                    .option(ChannelOption.SO_SNDBUF, 4096)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 256, 4096));
+        }
+        return bootstrap;
+    }
+
+    private static ChannelInitializer<SocketChannel> initializer(LoadClient client) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                new CimProtocolCodec().install(ch.pipeline());
+                ch.pipeline().addLast(client);
+            }
+        };
+    }
+
+    /** The local address for connection {@code i}: spread over loopback sources, or any for a remote server. */
+    private InetSocketAddress source(int i) {
+        InetAddress remote = server.getAddress();
+        if (remote == null || !remote.isLoopbackAddress()) {
+            return new InetSocketAddress(0);
+        }
+        int octet = firstOctet + i / perSourceAddress;
+        if (octet > 254) {
+            throw new IllegalStateException("connection " + i + " needs source address 127.0.0." + octet
+                    + " (expected: at most 127.0.0.254; raise --per-source-address)");
+        }
+        return new InetSocketAddress("127.0.0." + octet, 0);
+    }
+
+    /** Logged-in clients of this pool whose connection is still open. */
+    long openCount() {
+        synchronized (clients) {
+            return clients.stream().filter(LoadClient::isOpen).count();
+        }
+    }
+
+    /** Closes every connection of this pool (not counted as dropped). */
+    @Override
+    public void close() {
+        synchronized (clients) {
+            clients.forEach(LoadClient::close);
+            clients.clear();
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.cim.loadgen;
+
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.ServerNotice;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Finds the rate the server sustains: a closed loop that keeps {@code window} private messages in
+ * flight. Each receipt of one (by its recipient) immediately sends a new one from that recipient to
+ * a random other user, so the rate is whatever the whole path (client write, server routing, client
+ * read) completes, and it cannot overrun the server. Raising the window until the rate stops
+ * growing finds the peak.
+ *
+ * <p>The <b>rate</b> counts only messages received, once each, within the measured interval (after
+ * a warm-up for the JIT); afterwards sending stops and every message still in flight is awaited, so
+ * <b>lost</b> is exactly the messages sent and never received.
+ */
+final class ClosedLoopRun implements Traffic {
+
+    /**
+     * @param perSecond messages received per second in the measured interval
+     * @param counted   messages received in the measured interval
+     */
+    record Result(double perSecond, long counted, DeliveryLedger ledger, ReceiptCounts receipts) {
+    }
+
+    private static final String TAG = "c";
+
+    private final Pairs pairs;
+    private final DeliveryLedger ledger = new DeliveryLedger();
+    private final ReceiptCounts receipts = new ReceiptCounts();
+    private final LongAdder counted = new LongAdder();
+    private volatile boolean running;
+    private volatile long measureFrom = Long.MAX_VALUE;
+    private volatile long measureTo = Long.MIN_VALUE;
+
+    ClosedLoopRun(Pairs pairs) {
+        this.pairs = pairs;
+    }
+
+    Result run(int window, Duration warmup, Duration duration) throws InterruptedException {
+        pairs.route(this);
+        long start = System.nanoTime();
+        measureFrom = start + warmup.toNanos();
+        measureTo = measureFrom + duration.toNanos();
+        running = true;
+        for (int i = 0; i < window; i++) {
+            sendFrom(pairs.random());
+        }
+        // The loop runs itself on the event loops; this thread only waits out the run's length.
+        TimeUnit.NANOSECONDS.sleep(Math.max(0, measureTo - System.nanoTime()));
+        running = false;
+        ledger.awaitAll(Duration.ofSeconds(10));
+        pairs.route(Traffic.NONE);
+        return new Result(counted.sum() / (duration.toNanos() / 1e9), counted.sum(), ledger, receipts);
+    }
+
+    private void sendFrom(LoadClient sender) {
+        long seq = ledger.issue();
+        pairs.send(sender, new Token(TAG, seq, System.nanoTime(), 0));
+    }
+
+    @Override
+    public void onChat(LoadClient receiver, Chat chat, long receivedNanos) {
+        Token token = Token.parse(chat.getText());
+        if (token == null || !TAG.equals(token.tag()) || !ledger.receive(token.seq())) {
+            return;
+        }
+        if (receivedNanos >= measureFrom && receivedNanos < measureTo) {
+            counted.increment();
+        }
+        if (running) {
+            sendFrom(receiver);
+        }
+    }
+
+    @Override
+    public void onNotice(LoadClient receiver, long requestId, ServerNotice notice) {
+        receipts.notice(notice);
+    }
+
+    @Override
+    public void onError(LoadClient receiver, long requestId, ErrorReply error) {
+        receipts.error(error);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.cim.loadgen;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The load generator for the chat path (issue 4): many real protocol clients (Netty, the
+ * {@code CimProtocolCodec}, one login each) against one cim server, printing one markdown table.
+ *
+ * <h3>Usage</h3>
+ * <pre>
+ * java -jar cim-loadgen/target/cim-loadgen.jar                 # full run, starts the server jar itself
+ * java -jar cim-loadgen/target/cim-loadgen.jar --quick         # smoke test: small N, seconds per part
+ * java -jar cim-loadgen/target/cim-loadgen.jar --parts=1,3 --host=127.0.0.1 --port=9000 --server-pid=1234
+ * </pre>
+ * Run it from the project directory (or give {@code --server-jar}). All settings: {@link LoadOptions}.
+ *
+ * <h3>Parts</h3>
+ * <ol>
+ *   <li>{@link ThroughputPart}: sustained private-message rate with nothing lost, then latency at
+ *       25/50/100 % of it;</li>
+ *   <li>{@link BroadcastPart}: time until the last of the users receives a broadcast;</li>
+ *   <li>{@link ConnectionsPart}: idle logged-in connections held, server heap and RSS per connection;</li>
+ *   <li>{@link DelayedPart}: lateness, loss and duplication of delayed messages held on the wheel.</li>
+ * </ol>
+ * Parts 1, 2 and 4 share one pool of {@code --users} chat clients; part 3 opens its own idle pool
+ * after the chat pool has closed. Every client shares one {@link NioEventLoopGroup} of
+ * {@code --io-threads} threads. The generator stops by itself; a child server is stopped on exit.
+ */
+public final class LoadGenerator {
+
+    private LoadGenerator() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        LoadOptions options;
+        try {
+            options = LoadOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("cim-loadgen: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int status = run(options);
+        // Daemon-less Netty and wheel threads are all stopped by now; exit anyway so nothing lingers.
+        System.exit(status);
+    }
+
+    private static int run(LoadOptions options) throws Exception {
+        ChildServer child = options.childServer()
+                ? ChildServer.start(options.serverJar(), options.serverHeap(), options.serverArgs()) : null;
+        String serverDescription = child != null
+                ? "child process pid " + child.pid() + " (log " + child.log() + "): `" + String.join(" ", child.command()) + "`"
+                : "external at " + options.host() + ":" + options.port() + (options.serverPid() > 0
+                        ? ", pid " + options.serverPid() : ", pid unknown (no memory readings)");
+        InetSocketAddress server = new InetSocketAddress(options.host(), child != null ? child.port() : options.port());
+        long serverPid = child != null ? child.pid() : options.serverPid();
+        long idleFiles = serverPid > 0 ? new ServerProbe(serverPid).openFiles() : -1;
+        // A run's own user names, so runs against one external server never share a session.
+        String prefix = HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt()) + "-";
+        Report report = new Report();
+        if (options.quick()) {
+            report.note("--quick: a smoke test with small numbers; rates, latencies and per-connection memory "
+                    + "from it say little about the targets (a few hundred connections are within GC noise)");
+        }
+        EventLoopGroup group = new NioEventLoopGroup(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
+        try {
+            if (options.parts().contains(1) || options.parts().contains(2) || options.parts().contains(4)) {
+                chatParts(group, server, options, prefix, report);
+            }
+            if (options.parts().contains(3)) {
+                progress("part 3: holding idle connections");
+                ConnectionsPart.run(group, server, serverPid, idleFiles, options, prefix, report);
+            }
+            if (child != null && !child.isAlive()) {
+                report.note("the server process died during the run; see " + child.log());
+            }
+        } finally {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+            if (child != null) {
+                child.close();
+            }
+        }
+        String title = (options.quick() ? "cim load run (--quick smoke test)" : "cim load run") + ", parts "
+                + options.parts();
+        System.out.println(report.render(title, serverDescription, Report.command()));
+        return 0;
+    }
+
+    private static void chatParts(EventLoopGroup group, InetSocketAddress server, LoadOptions options, String prefix,
+            Report report) throws InterruptedException {
+        try (ClientPool pool = new ClientPool(group, server, false, 2, options.perSourceAddress())) {
+            progress("logging in " + options.users() + " chat users");
+            ClientPool.Opened opened = pool.open(prefix + "u", options.users(), Duration.ofMinutes(5));
+            report.note(String.format(Locale.ROOT, "chat users (parts 1, 2, 4): %,d logged in of %,d in %.1f s%s",
+                    opened.clients().size(), options.users(), opened.elapsed().toMillis() / 1000.0,
+                    opened.failed() == 0 ? "" : "; failed " + opened.failed() + ": " + opened.firstFailure()));
+            if (opened.clients().size() < 2) {
+                report.note("too few chat users logged in: parts 1, 2 and 4 skipped");
+                return;
+            }
+            if (options.parts().contains(1)) {
+                progress("part 1: throughput and latency");
+                ThroughputPart.run(opened.clients(), options, report);
+            }
+            if (options.parts().contains(2)) {
+                progress("part 2: broadcast fan-out");
+                BroadcastPart.run(opened.clients(), options, report);
+            }
+            if (options.parts().contains(4)) {
+                progress("part 4: delayed messages");
+                DelayedPart.run(opened.clients(), options, report);
+            }
+            report.note("chat pool connections: " + pool.counters());
+        }
+    }
+
+    /** One line on standard error, so standard output carries only the report. */
+    private static void progress(String line) {
+        System.err.println("cim-loadgen: " + line);
+    }
+}
