@@ -52,12 +52,15 @@ class ServerConnectionTest {
                         ch.pipeline().addLast(new SimpleChannelInboundHandler<Envelope>() {
                             @Override
                             protected void channelRead0(ChannelHandlerContext ctx, Envelope envelope) {
+                                // Read the script before the test can see this frame and change it.
+                                boolean refuse = refuseLogin;
+                                boolean ack = acknowledge;
                                 received.add(envelope);
                                 if (envelope.hasLoginRequest()) {
-                                    ctx.writeAndFlush(refuseLogin
+                                    ctx.writeAndFlush(refuse
                                             ? Envelopes.loginRefused(envelope.getRequestId(), "wrong password")
                                             : Envelopes.loginAccepted(envelope.getRequestId(), false, "test", Duration.ofSeconds(10)));
-                                } else if (envelope.hasChat() && acknowledge) {
+                                } else if (envelope.hasChat() && ack) {
                                     ctx.writeAndFlush(Envelopes.notice(envelope.getRequestId(), ServerNotice.Kind.DELIVERED, "m", "ok", 1));
                                 }
                             }
@@ -156,7 +159,7 @@ class ServerConnectionTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {
             Envelope envelope = received.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            assertThat(envelope).as("a matching frame within 10 s").isNotNull();
+            assertThat(envelope).as("a matching frame within 10 s; the client printed %s", printed).isNotNull();
             if (kind.test(envelope)) {
                 return envelope;
             }
