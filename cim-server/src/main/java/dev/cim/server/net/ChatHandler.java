@@ -9,7 +9,9 @@ import dev.cim.server.routing.RouteOutcome;
 import dev.cim.server.session.Session;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -20,8 +22,12 @@ import org.springframework.dao.DataAccessException;
  * cannot serve is refused with an error and the connection stays open; only frame-level faults
  * (handled by the {@link ProtocolErrorHandler}) close it.
  *
- * <p>One per session, installed by the {@link LoginHandler}. Runs on the blocking executor group:
- * routing to an offline user and listing online users call Redis.
+ * <p>One per session, installed by the {@link LoginHandler}. It runs on the connection's I/O event
+ * loop, so that the common case, a message whose recipients are all on this node, is routed with no
+ * thread hop and no Redis call. Work that calls Redis (an offline or unknown recipient, other nodes,
+ * the online-users list, closing the session) goes to {@code storage}, the blocking executor pinned
+ * to this connection. While any such work is queued, later messages queue behind it, so one
+ * connection's requests are still served in the order they came.
  */
 final class ChatHandler extends SimpleChannelInboundHandler<Envelope> {
 
@@ -29,11 +35,19 @@ final class ChatHandler extends SimpleChannelInboundHandler<Envelope> {
 
     private final Session session;
     private final ChatServices services;
+    private final EventExecutor storage;
+    /** Tasks handed to {@link #storage} and not finished; while above zero, nothing is routed inline. */
+    private final AtomicInteger queued = new AtomicInteger();
 
-    ChatHandler(Session session, ChatServices services) {
+    /**
+     * @param storage a single-threaded executor for the work that blocks, the same one for the
+     *        whole life of the connection
+     */
+    ChatHandler(Session session, ChatServices services, EventExecutor storage) {
         super(Envelope.class);
         this.session = session;
         this.services = services;
+        this.storage = storage;
     }
 
     @Override
@@ -41,8 +55,8 @@ final class ChatHandler extends SimpleChannelInboundHandler<Envelope> {
         long requestId = envelope.getRequestId();
         switch (envelope.getKindCase()) {
             case CHAT -> chat(ctx, envelope);
-            case ONLINE_USERS_REQUEST -> ctx.writeAndFlush(
-                    Envelopes.onlineUsersReply(requestId, services.presence().onlineUsers()));
+            case ONLINE_USERS_REQUEST -> offload(() -> ctx.writeAndFlush(
+                    Envelopes.onlineUsersReply(requestId, services.presence().onlineUsers())));
             case LOGIN_REQUEST -> refuse(ctx, requestId, ErrorReply.Code.BAD_REQUEST,
                     "already logged in as " + session.user());
             default -> refuse(ctx, requestId, ErrorReply.Code.BAD_REQUEST,
@@ -65,6 +79,17 @@ final class ChatHandler extends SimpleChannelInboundHandler<Envelope> {
             return;
         }
         ChatMessage message = services.stamper().stamp(sent, session.user());
+        if (queued.get() == 0) {
+            Optional<RouteOutcome> local = services.router().routeLocally(session, message);
+            if (local.isPresent()) {
+                ctx.writeAndFlush(receipt(requestId, message, local.get()));
+                return;
+            }
+        }
+        offload(() -> route(ctx, requestId, message));
+    }
+
+    private void route(ChannelHandlerContext ctx, long requestId, ChatMessage message) {
         RouteOutcome outcome;
         try {
             outcome = services.router().route(session, message);
@@ -101,9 +126,21 @@ final class ChatHandler extends SimpleChannelInboundHandler<Envelope> {
         ctx.writeAndFlush(Envelopes.error(requestId, code, reason, false));
     }
 
+    /** Runs {@code work} on {@link #storage}, after everything this connection queued before it. */
+    private void offload(Runnable work) {
+        queued.incrementAndGet();
+        storage.execute(() -> {
+            try {
+                work.run();
+            } finally {
+                queued.decrementAndGet();
+            }
+        });
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        services.sessions().close(session);
+        offload(() -> services.sessions().close(session)); // presence lives in Redis
         super.channelInactive(ctx);
     }
 }

@@ -52,11 +52,11 @@ final class LoginHandler extends SimpleChannelInboundHandler<Envelope> {
         boolean created = ((LoginOutcome.Accepted) outcome).created();
         Session session = services.sessions().open(user, ctx.channel());
         ctx.channel().attr(Connections.USER).set(user);
-        // The chat handler goes after the heartbeat handler, on this handler's executor so the
-        // connection stays on one thread; frames and channelInactive queued behind this frame pass
-        // the removed login handler on to it.
-        ctx.pipeline().addBefore(ctx.executor(), CimServerInitializer.ERRORS, CimServerInitializer.CHAT_HANDLER,
-                new ChatHandler(session, services));
+        // The chat handler goes after the heartbeat handler, on the I/O event loop; it hands what
+        // blocks to this handler's executor, which stays pinned to the connection. Frames and
+        // channelInactive queued behind this frame pass the removed login handler on to it.
+        ctx.pipeline().addBefore(CimServerInitializer.ERRORS, CimServerInitializer.CHAT_HANDLER,
+                new ChatHandler(session, services, ctx.executor()));
         ctx.pipeline().remove(this);
         if (!ctx.channel().isActive()) {
             // Closed before this login was handled: its channelInactive passed before the session existed.

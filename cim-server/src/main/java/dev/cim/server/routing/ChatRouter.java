@@ -5,6 +5,7 @@ import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.server.session.Session;
 import dev.cim.server.session.SessionRegistry;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -44,7 +45,32 @@ public final class ChatRouter {
         this.remote = remote;
     }
 
-    /** Routes {@code message}, already stamped, sent from {@code from}. */
+    /**
+     * Routes {@code message} if that needs nothing but this node's memory: no other node is alive,
+     * and it is a broadcast, or its recipient (or its sender, writing to themself) is here. Never
+     * calls Redis, so it is safe on an I/O thread. Sends nothing when it answers empty; the caller
+     * then uses {@link #route}.
+     */
+    public Optional<RouteOutcome> routeLocally(Session from, ChatMessage message) {
+        if (remote.peers() > 0) {
+            return Optional.empty();
+        }
+        Envelope envelope = Envelopes.chat(0, message);
+        if (message.isBroadcast()) {
+            return Optional.of(new RouteOutcome.Delivered(message.id(), sendToAllBut(sessions.all(), from, envelope), 0));
+        }
+        boolean toSelf = message.recipient().equals(from.user());
+        int delivered = sendToAllBut(sessions.sessionsOf(message.recipient()), from, envelope);
+        if (delivered == 0 && !toSelf) {
+            return Optional.empty();
+        }
+        if (!toSelf) {
+            sendToAllBut(sessions.sessionsOf(from.user()), from, envelope);
+        }
+        return Optional.of(new RouteOutcome.Delivered(message.id(), delivered, 0));
+    }
+
+    /** Routes {@code message}, already stamped, sent from {@code from}. May call Redis. */
     public RouteOutcome route(Session from, ChatMessage message) {
         Envelope envelope = Envelopes.chat(0, message);
         if (message.isBroadcast()) {

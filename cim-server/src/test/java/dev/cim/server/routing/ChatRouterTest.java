@@ -88,6 +88,64 @@ class ChatRouterTest {
     }
 
     @Test
+    void routeLocally_recipientHere_deliversLikeRouteWithoutAskingAnything() {
+        Session alice = online("alice");
+        Session aliceLaptop = online("alice");
+        Session bob = online("bob");
+
+        assertThat(router.routeLocally(alice, message("alice", "bob", "quick")))
+                .contains(new RouteOutcome.Delivered("m-quick", 1, 0));
+        assertThat(router.routeLocally(alice, message("alice", ChatMessage.EVERYONE, "all")))
+                .contains(new RouteOutcome.Delivered("m-all", 2, 0));
+
+        assertThat(received(bob)).containsExactly("quick", "all");
+        assertThat(received(aliceLaptop)).containsExactly("quick", "all");
+        assertThat(accountLookups).isEmpty();
+    }
+
+    @Test
+    void routeLocally_recipientNotHere_declinesAndSendsNothing() {
+        Session alice = online("alice");
+        Session aliceLaptop = online("alice");
+
+        assertThat(router.routeLocally(alice, message("alice", "bob", "later"))).isEmpty();
+        assertThat(router.routeLocally(alice, message("alice", "nobody", "who?"))).isEmpty();
+
+        assertThat(received(aliceLaptop)).isEmpty();
+        assertThat(accountLookups).isEmpty();
+        assertThat(inboxes).isEmpty();
+    }
+
+    @Test
+    void routeLocally_otherNodesAlive_declines() {
+        Session alice = online("alice");
+        Session bob = online("bob");
+        RemoteNodes oneOther = new RemoteNodes() {
+            @Override
+            public int peers() {
+                return 1;
+            }
+
+            @Override
+            public Set<String> hosting(String user) {
+                return Set.of();
+            }
+
+            @Override
+            public void send(String node, ChatMessage message) {
+            }
+
+            @Override
+            public void broadcast(ChatMessage message) {
+            }
+        };
+        ChatRouter clustered = new ChatRouter(sessions, accounts::contains, inbox, oneOther);
+
+        assertThat(clustered.routeLocally(alice, message("alice", ChatMessage.EVERYONE, "all"))).isEmpty();
+        assertThat(received(bob)).isEmpty();
+    }
+
+    @Test
     void route_broadcastWithNobodyElseOnline_isDeliveredToNoSession() {
         Session alice = online("alice");
 
