@@ -132,7 +132,7 @@ public final class ChatSession {
             return;
         }
         Instant now = clock.instant();
-        view.info(waiting.size() + " delayed message" + (waiting.size() == 1 ? "" : "s") + " waiting:");
+        view.info(count(waiting.size(), "delayed message") + " waiting:");
         for (PendingJob job : waiting) {
             Duration left = Duration.between(now, job.dueAt());
             view.info("  #" + job.id() + "  due " + time.format(job.dueAt())
@@ -144,30 +144,27 @@ public final class ChatSession {
         if (discard) {
             int dropped = delayed.discardAll().discarded().size();
             if (dropped > 0) {
-                view.info("discarded " + dropped + " delayed message" + (dropped == 1 ? "" : "s"));
+                view.info("discarded " + count(dropped, "delayed message"));
             }
-            int unanswered = connection.awaitAnswered(Duration.ZERO);
-            if (unanswered > 0) {
-                view.error(unanswered + " message" + (unanswered == 1 ? " was" : "s were") + " not confirmed by the server");
-            }
-            view.info("bye");
-            return 0;
-        }
-        int waiting = delayed.count();
-        if (waiting > 0) {
+        } else if (delayed.count() > 0) {
             Instant last = delayed.last().map(ScheduledJob::dueAt).orElse(clock.instant());
-            view.info("waiting for " + waiting + " delayed message" + (waiting == 1 ? "" : "s") + " to be sent, the last at "
+            view.info("waiting for " + count(delayed.count(), "delayed message") + " to be sent, the last at "
                     + time.format(last) + " (press Ctrl-C to give up):");
             listDelays();
             Duration untilLast = Duration.between(clock.instant(), last);
             StopReport report = delayed.sendAllThenStop((untilLast.isNegative() ? Duration.ZERO : untilLast).plus(quitGrace));
             report.discarded().forEach(job -> view.error("not sent: #" + job.id() + " " + job.description()));
         }
-        int unanswered = connection.awaitAnswered(quitGrace);
+        int unanswered = connection.awaitAnswered(discard ? Duration.ZERO : quitGrace);
         if (unanswered > 0) {
-            view.error(unanswered + " message" + (unanswered == 1 ? " was" : "s were") + " not confirmed by the server");
+            view.error(count(unanswered, "message") + (unanswered == 1 ? " was" : " were") + " not confirmed by the server");
         }
         view.info("bye");
-        return unanswered == 0 ? 0 : 3;
+        return discard || unanswered == 0 ? 0 : 3;
+    }
+
+    /** "1 message", "2 messages". */
+    private static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

@@ -8,6 +8,7 @@ import dev.cim.common.wheel.PendingJob;
 import dev.cim.common.wheel.ScheduledJob;
 import dev.cim.common.wheel.StopReport;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -89,7 +90,7 @@ public final class DelayedMessages {
 
     /** The due time of the last waiting message, if any. */
     public Optional<ScheduledJob> last() {
-        return mine.values().stream().max((a, b) -> a.dueAt().compareTo(b.dueAt()));
+        return mine.values().stream().max(Comparator.comparing(ScheduledJob::dueAt));
     }
 
     /** The job: sends the message when due. Described as "to @bob: text" in listings and logs. */

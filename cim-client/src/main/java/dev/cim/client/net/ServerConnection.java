@@ -116,7 +116,8 @@ public final class ServerConnection implements ChatSender, AutoCloseable {
         Duration wait;
         synchronized (lock) {
             wait = backoff;
-            backoff = backoff.multipliedBy(2).compareTo(maxBackoff) > 0 ? maxBackoff : backoff.multipliedBy(2);
+            Duration doubled = backoff.multipliedBy(2);
+            backoff = doubled.compareTo(maxBackoff) > 0 ? maxBackoff : doubled;
         }
         view.info(why + "; reconnecting in " + wait.toMillis() + " ms");
         group.schedule(this::attempt, wait.toMillis(), TimeUnit.MILLISECONDS);

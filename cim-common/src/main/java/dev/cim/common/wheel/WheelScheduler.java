@@ -281,13 +281,7 @@ final class WheelScheduler implements DelayScheduler {
                 jobs.add(line);
             }
         };
-        wheelLock.lock();
-        try {
-            wheel.forEach(collect);
-            inbox.forEachScheduled(collect);
-        } finally {
-            wheelLock.unlock();
-        }
+        forEachWaiting(collect);
         if (ownPool != null) { // due, waiting for a worker
             ownPool.getQueue().forEach(task -> collect.accept((WheelEntry) task));
         }
@@ -348,14 +342,19 @@ final class WheelScheduler implements DelayScheduler {
                 dueInTime[0] |= entry.deadline - deadline <= 0;
             }
         };
+        forEachWaiting(look);
+        return !dueInTime[0] && waiting[0] == pending();
+    }
+
+    /** Visits every entry filed in the wheel or still in the inbox, holding the wheel lock. */
+    private void forEachWaiting(Consumer<WheelEntry> visitor) {
         wheelLock.lock();
         try {
-            wheel.forEach(look);
-            inbox.forEachScheduled(look);
+            wheel.forEach(visitor);
+            inbox.forEachScheduled(visitor);
         } finally {
             wheelLock.unlock();
         }
-        return !dueInTime[0] && waiting[0] == pending();
     }
 
     @Override
