@@ -38,12 +38,12 @@ final class ChildServer implements AutoCloseable {
     }
 
     /**
-     * Starts {@code java -Xmx<heap> -jar <jar>} with a fast password hash (logins are not what is
+     * Starts {@code java -Xmx<heap> <jvmArgs> -jar <jar> <extraArgs>} with a fast password hash (logins are not what is
      * measured) and waits until it listens.
      *
      * @throws IllegalStateException if the jar is missing or the server does not start in time
      */
-    static ChildServer start(Path jar, String heap, List<String> extraArgs) throws IOException {
+    static ChildServer start(Path jar, String heap, List<String> jvmArgs, List<String> extraArgs) throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar.toAbsolutePath() + " is missing (expected: the server jar; build with "
                     + "'mvn -B -ntp -DskipTests package' or pass --server-jar=...)");
@@ -51,7 +51,9 @@ final class ChildServer implements AutoCloseable {
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap,
+                "-Xmx" + heap));
+        command.addAll(jvmArgs);
+        command.addAll(List.of(
                 "-jar", jar.toAbsolutePath().toString(),
                 "--cim.server.port=" + port,
                 "--cim.server.node-id=loadgen",

@@ -1,5 +1,7 @@
 package dev.cim.loadgen;
 
+import dev.cim.common.net.CoalescingFlushHandler;
+import dev.cim.common.net.NettyTransport;
 import dev.cim.common.protocol.CimProtocolCodec;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
@@ -8,7 +10,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -42,6 +43,7 @@ final class ClientPool implements AutoCloseable {
     }
 
     private final EventLoopGroup group;
+    private final NettyTransport transport;
     private final InetSocketAddress server;
     private final boolean smallBuffers;
     private final int firstOctet;
@@ -54,9 +56,10 @@ final class ClientPool implements AutoCloseable {
      *                     default (which grows to megabytes under load)
      * @param firstOctet   the last octet of the first loopback source address
      */
-    ClientPool(EventLoopGroup group, InetSocketAddress server, boolean smallBuffers, int firstOctet,
+    ClientPool(EventLoopGroup group, NettyTransport transport, InetSocketAddress server, boolean smallBuffers, int firstOctet,
             int perSourceAddress) {
         this.group = group;
+        this.transport = transport;
         this.server = server;
         this.smallBuffers = smallBuffers;
         this.firstOctet = firstOctet;
@@ -109,7 +112,7 @@ final class ClientPool implements AutoCloseable {
     }
 
     private Bootstrap bootstrap() {
-        Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        Bootstrap bootstrap = new Bootstrap().group(group).channel(transport.socket())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000);
         if (smallBuffers) {
@@ -124,6 +127,7 @@ final class ClientPool implements AutoCloseable {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
+                ch.pipeline().addLast(new CoalescingFlushHandler());
                 new CimProtocolCodec().install(ch.pipeline());
                 ch.pipeline().addLast(client);
             }

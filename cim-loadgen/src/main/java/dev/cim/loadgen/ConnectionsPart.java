@@ -1,5 +1,6 @@
 package dev.cim.loadgen;
 
+import dev.cim.common.net.NettyTransport;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -26,7 +27,7 @@ final class ConnectionsPart {
      * @param idleFiles the server's open files before any client connected: the baseline is read
      *                  only once the chat pool's connections are closed on the server side too
      */
-    static void run(EventLoopGroup group, InetSocketAddress server, long serverPid, long idleFiles,
+    static void run(EventLoopGroup group, NettyTransport transport, InetSocketAddress server, long serverPid, long idleFiles,
             LoadOptions options, String prefix, Report report) throws InterruptedException {
         ServerProbe probe = serverPid > 0 ? new ServerProbe(serverPid) : null;
         if (probe != null) {
@@ -34,7 +35,7 @@ final class ConnectionsPart {
         }
         ServerProbe.Reading before = probe != null ? probe.read() : null;
         // Idle pools bind from 127.0.0.10 up, away from the chat pool's 127.0.0.2.
-        try (ClientPool pool = new ClientPool(group, server, true, 10, options.perSourceAddress())) {
+        try (ClientPool pool = new ClientPool(group, transport, server, true, 10, options.perSourceAddress())) {
             ClientPool.Opened opened = pool.open(prefix + "i", options.connections(), Duration.ofMinutes(10));
             int held = opened.clients().size();
             report.add(3, String.format(Locale.ROOT, "idle clients logged in (of %,d asked)", options.connections()),

@@ -1,7 +1,7 @@
 package dev.cim.loadgen;
 
+import dev.cim.common.net.NettyTransport;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -31,8 +31,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link DelayedPart}: lateness, loss and duplication of delayed messages held on the wheel.</li>
  * </ol>
  * Parts 1, 2 and 4 share one pool of {@code --users} chat clients; part 3 opens its own idle pool
- * after the chat pool has closed. Every client shares one {@link NioEventLoopGroup} of
- * {@code --io-threads} threads. The generator stops by itself; a child server is stopped on exit.
+ * after the chat pool has closed. Every client shares one event loop group of
+ * {@code --io-threads} threads, of the {@link NettyTransport} picked by {@code --epoll}. The generator stops by itself; a child server is stopped on exit.
  */
 public final class LoadGenerator {
 
@@ -55,7 +55,8 @@ public final class LoadGenerator {
 
     private static int run(LoadOptions options) throws Exception {
         ChildServer child = options.childServer()
-                ? ChildServer.start(options.serverJar(), options.serverHeap(), options.serverArgs()) : null;
+                ? ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
+                        options.serverArgs()) : null;
         String serverDescription = child != null
                 ? "child process pid " + child.pid() + " (log " + child.log() + "): `" + String.join(" ", child.command()) + "`"
                 : "external at " + options.host() + ":" + options.port() + (options.serverPid() > 0
@@ -70,14 +71,16 @@ public final class LoadGenerator {
             report.note("--quick: a smoke test with small numbers; rates, latencies and per-connection memory "
                     + "from it say little about the targets (a few hundred connections are within GC noise)");
         }
-        EventLoopGroup group = new NioEventLoopGroup(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
+        NettyTransport transport = options.epoll() ? NettyTransport.best() : NettyTransport.nio();
+        report.note("generator transport: " + transport.name() + ", " + options.ioThreads() + " I/O threads");
+        EventLoopGroup group = transport.group(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
         try {
             if (options.parts().contains(1) || options.parts().contains(2) || options.parts().contains(4)) {
-                chatParts(group, server, options, prefix, report);
+                chatParts(group, transport, server, options, prefix, report);
             }
             if (options.parts().contains(3)) {
                 progress("part 3: holding idle connections");
-                ConnectionsPart.run(group, server, serverPid, idleFiles, options, prefix, report);
+                ConnectionsPart.run(group, transport, server, serverPid, idleFiles, options, prefix, report);
             }
             if (child != null && !child.isAlive()) {
                 report.note("the server process died during the run; see " + child.log());
@@ -94,9 +97,9 @@ public final class LoadGenerator {
         return 0;
     }
 
-    private static void chatParts(EventLoopGroup group, InetSocketAddress server, LoadOptions options, String prefix,
+    private static void chatParts(EventLoopGroup group, NettyTransport transport, InetSocketAddress server, LoadOptions options, String prefix,
             Report report) throws InterruptedException {
-        try (ClientPool pool = new ClientPool(group, server, false, 2, options.perSourceAddress())) {
+        try (ClientPool pool = new ClientPool(group, transport, server, false, 2, options.perSourceAddress())) {
             progress("logging in " + options.users() + " chat users");
             ClientPool.Opened opened = pool.open(prefix + "u", options.users(), Duration.ofMinutes(5));
             report.note(String.format(Locale.ROOT, "chat users (parts 1, 2, 4): %,d logged in of %,d in %.1f s%s",

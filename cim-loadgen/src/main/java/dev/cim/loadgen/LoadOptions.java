@@ -22,6 +22,8 @@ import org.springframework.boot.convert.DurationStyle;
  * @param serverArgs       extra {@code --name=value} arguments for the child server
  *                         ({@code --server-arg=--cim.server.worker-threads=8}, repeatable); with
  *                         {@code --quick}, {@code --cim.server.idle-timeout=6s} unless given
+ * @param serverJvmArgs    extra JVM options for the child server ({@code --server-jvm-arg=-XX:+UseZGC},
+ *                         repeatable)
  * @param serverPid        the pid of an external server, for memory readings; 0 when unknown
  * @param parts            which parts to run, of 1 to 4
  * @param quick            true for the smoke-test defaults
@@ -37,13 +39,14 @@ import org.springframework.boot.convert.DurationStyle;
  * @param delayedWindow    part 4: the window within which all of them fall due
  * @param tick             part 4: the tick of the generator's delay wheel
  * @param ioThreads        threads of the one client event loop group
+ * @param epoll            the clients' transport: Linux epoll where it loads, or Java NIO when false
  * @param perSourceAddress connections per loopback source address (127.0.0.x) before the next
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
-        long serverPid, Set<Integer> parts, boolean quick, int users, Duration duration,
+        List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users, Duration duration,
         Duration latencyDuration, int window, int broadcastRounds, int connections, Duration hold,
         int delayed, int delayedSenders, Duration delayedWindow, Duration tick, int ioThreads,
-        int perSourceAddress) {
+        boolean epoll, int perSourceAddress) {
 
     LoadOptions {
         if (parts.isEmpty() || !Set.of(1, 2, 3, 4).containsAll(parts)) {
@@ -73,6 +76,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
     static LoadOptions parse(String[] args) {
         Map<String, String> given = new HashMap<>();
         List<String> serverArgs = new ArrayList<>();
+        List<String> serverJvmArgs = new ArrayList<>();
         for (String arg : args) {
             if (!arg.startsWith("--")) {
                 throw new IllegalArgumentException("argument '" + arg + "' (expected: --name=value)");
@@ -82,6 +86,8 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
             String value = eq < 0 ? "true" : arg.substring(eq + 1);
             if (name.equals("server-arg")) {
                 serverArgs.add(value);
+            } else if (name.equals("server-jvm-arg")) {
+                serverJvmArgs.add(value);
             } else if (!KNOWN.contains(name)) {
                 throw new IllegalArgumentException("unknown argument --" + name + " (expected one of " + KNOWN + ")");
             } else {
@@ -97,6 +103,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                 given.getOrDefault("server-heap", "2g"),
                 List.copyOf(quick && serverArgs.stream().noneMatch(a -> a.startsWith("--cim.server.idle-timeout"))
                         ? concat(serverArgs, QUICK_IDLE_TIMEOUT) : serverArgs),
+                List.copyOf(serverJvmArgs),
                 Long.parseLong(given.getOrDefault("server-pid", "0")),
                 parts(given.getOrDefault("parts", "1,2,3,4")),
                 quick,
@@ -112,12 +119,13 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                 d.duration("delayed-window", "60s", "5s"),
                 d.duration("tick", "10ms", "10ms"),
                 d.integer("io-threads", 2, 2),
+                Boolean.parseBoolean(given.getOrDefault("epoll", "true")),
                 d.integer("per-source-address", 10_000, 10_000));
     }
 
     private static final Set<String> KNOWN = new TreeSet<>(Set.of("host", "port", "server-jar", "server-heap",
             "server-pid", "parts", "quick", "users", "duration", "latency-duration", "window", "broadcast-rounds",
-            "connections", "hold", "delayed", "delayed-senders", "delayed-window", "tick", "io-threads",
+            "connections", "hold", "delayed", "delayed-senders", "delayed-window", "tick", "io-threads", "epoll",
             "per-source-address"));
 
     /** In a smoke test, heartbeats every 2 s, so a hold of seconds sees some. */

@@ -22,6 +22,10 @@ import org.springframework.util.unit.DataSize;
  *                       connection
  * @param nodeId         this server's name in Redis presence and message ids; generated
  *                       ({@code node-} and 8 hex digits) when empty. Give each node its own.
+ * @param ioThreads      Netty I/O threads, which read, route and write chat messages; 0 for
+ *                       Netty's default, twice the cores
+ * @param epoll          use Linux's native epoll transport where it loads (fewer system calls per
+ *                       message than Java NIO); false for NIO everywhere
  * @param workerThreads  threads for the handlers that block (password hashing, Redis calls), kept
  *                       off the Netty I/O threads
  * @param presence       how presence in Redis is kept alive
@@ -34,6 +38,8 @@ public record CimServerProperties(
         @DefaultValue("45s") Duration idleTimeout,
         @DefaultValue("64KB") DataSize maxFrameSize,
         String nodeId,
+        @DefaultValue("0") int ioThreads,
+        @DefaultValue("true") boolean epoll,
         @DefaultValue("4") int workerThreads,
         @DefaultValue Presence presence,
         @DefaultValue Accounts accounts) {
@@ -81,6 +87,10 @@ public record CimServerProperties(
         if (frame < CimProtocolCodec.MIN_MAX_FRAME_LENGTH || frame > CimProtocolCodec.MAX_MAX_FRAME_LENGTH) {
             throw new IllegalArgumentException("cim.server.max-frame-size: " + maxFrameSize + " (expected: "
                     + CimProtocolCodec.MIN_MAX_FRAME_LENGTH + "B to " + CimProtocolCodec.MAX_MAX_FRAME_LENGTH + "B)");
+        }
+        if (ioThreads < 0) {
+            throw new IllegalArgumentException("cim.server.io-threads: " + ioThreads
+                    + " (expected: >= 0, 0 for twice the cores)");
         }
         if (workerThreads < 1) {
             throw new IllegalArgumentException("cim.server.worker-threads: " + workerThreads + " (expected: >= 1)");

@@ -35,6 +35,8 @@ class CimServerPropertiesTest {
             assertThat(p.presence().ttl()).isEqualTo(Duration.ofSeconds(30));
             assertThat(p.presence().refreshInterval()).isEqualTo(Duration.ofSeconds(10));
             assertThat(p.accounts().bcryptStrength()).isEqualTo(10);
+            assertThat(p.ioThreads()).isZero();
+            assertThat(p.epoll()).isTrue();
         });
     }
 
@@ -42,7 +44,8 @@ class CimServerPropertiesTest {
     void properties_areBoundFromKebabCaseNames() {
         runner.withPropertyValues("cim.server.port=0", "cim.server.idle-timeout=2s", "cim.server.node-id=eu-1",
                         "cim.server.max-frame-size=1MB", "cim.server.presence.ttl=1m",
-                        "cim.server.presence.refresh-interval=20s", "cim.server.accounts.bcrypt-strength=4")
+                        "cim.server.presence.refresh-interval=20s", "cim.server.accounts.bcrypt-strength=4",
+                        "cim.server.io-threads=2", "cim.server.epoll=false")
                 .run(context -> {
                     CimServerProperties p = context.getBean(CimServerProperties.class);
                     assertThat(p.port()).isZero();
@@ -51,6 +54,8 @@ class CimServerPropertiesTest {
                     assertThat(p.maxFrameSize()).isEqualTo(DataSize.ofMegabytes(1));
                     assertThat(p.presence().ttl()).isEqualTo(Duration.ofMinutes(1));
                     assertThat(p.accounts().bcryptStrength()).isEqualTo(4);
+                    assertThat(p.ioThreads()).isEqualTo(2);
+                    assertThat(p.epoll()).isFalse();
                 });
     }
 
@@ -71,5 +76,12 @@ class CimServerPropertiesTest {
     void frameSizeOutOfRange_failsStartup() {
         runner.withPropertyValues("cim.server.max-frame-size=10B")
                 .run(context -> assertThat(context).getFailure().rootCause().hasMessageContaining("max-frame-size"));
+    }
+
+    @Test
+    void negativeIoThreads_failsStartupSayingWhatWasExpected() {
+        runner.withPropertyValues("cim.server.io-threads=-1")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("cim.server.io-threads: -1 (expected: >= 0"));
     }
 }

@@ -4,7 +4,6 @@ import dev.cim.common.protocol.proto.Envelope;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.codec.TooLongFrameException;
 
 /**
@@ -66,7 +65,6 @@ public final class CimProtocolCodec {
     /** Pipeline names of the installed handlers, in order. */
     public static final String FRAME_DECODER = "cim-frame-decoder";
     public static final String ENVELOPE_DECODER = "cim-envelope-decoder";
-    public static final String FRAME_ENCODER = "cim-frame-encoder";
     public static final String ENVELOPE_ENCODER = "cim-envelope-encoder";
 
     private final int maxFrameLength;
@@ -95,8 +93,8 @@ public final class CimProtocolCodec {
     }
 
     /**
-     * Adds the four codec handlers at the end of {@code pipeline}, named {@link #FRAME_DECODER},
-     * {@link #ENVELOPE_DECODER}, {@link #FRAME_ENCODER} and {@link #ENVELOPE_ENCODER}. Handlers added
+     * Adds the three codec handlers at the end of {@code pipeline}, named {@link #FRAME_DECODER},
+     * {@link #ENVELOPE_DECODER} and {@link #ENVELOPE_ENCODER}. Handlers added
      * after them receive and send {@link Envelope}s. Call once per channel: the frame decoder keeps
      * per-connection state.
      *
@@ -111,8 +109,7 @@ public final class CimProtocolCodec {
                         maxFrameLength, 0, LENGTH_FIELD_LENGTH, 0, LENGTH_FIELD_LENGTH, true))
                 // Parses one Envelope per frame and checks version and kind.
                 .addLast(ENVELOPE_DECODER, new EnvelopeDecoder())
-                // Outbound runs tail to head: the Envelope is serialized, then its length prepended.
-                .addLast(FRAME_ENCODER, new LengthFieldPrepender(LENGTH_FIELD_LENGTH))
+                // Writes each outbound Envelope as one whole frame, length field and payload.
                 .addLast(ENVELOPE_ENCODER, new EnvelopeEncoder(maxPayload));
     }
 }

@@ -66,6 +66,23 @@ class CimProtocolCodecTest {
     }
 
     @Test
+    void encode_writesEachFrameAsOneBufferOfExactlyItsSize() {
+        Envelope sent = Envelopes.ping(7, 42L);
+        EmbeddedChannel encoder = channelWithCodec(MAX);
+
+        encoder.writeOutbound(sent, sent);
+
+        for (int i = 0; i < 2; i++) {
+            ByteBuf frame = encoder.readOutbound();
+            assertThat(frame.readableBytes()).isEqualTo(CimProtocolCodec.LENGTH_FIELD_LENGTH + sent.getSerializedSize());
+            assertThat(frame.capacity()).isEqualTo(frame.readableBytes());
+            frame.release();
+        }
+        assertThat((Object) encoder.readOutbound()).isNull();
+        encoder.finishAndReleaseAll();
+    }
+
+    @Test
     void decode_chatMessage_convertsBackToTheSameRecord() {
         ChatMessage message = new ChatMessage("id-1", "alice", "bob", "hello", Instant.ofEpochMilli(5),
                 new ChatMessage.Delay(Duration.ofMillis(1500), Instant.ofEpochMilli(4)));

@@ -1,5 +1,6 @@
 package dev.cim.server.net;
 
+import dev.cim.common.net.NettyTransport;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.CimServerProperties;
@@ -9,8 +10,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutorGroup;
@@ -65,13 +64,14 @@ public final class CimServer implements SmartLifecycle {
         if (serverChannel != null) {
             return;
         }
-        acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("cim-accept"));
-        io = new NioEventLoopGroup(0, new DefaultThreadFactory("cim-io"));
+        NettyTransport transport = properties.epoll() ? NettyTransport.best() : NettyTransport.nio();
+        acceptor = transport.group(1, new DefaultThreadFactory("cim-accept"));
+        io = transport.group(properties.ioThreads(), new DefaultThreadFactory("cim-io"));
         blocking = new DefaultEventExecutorGroup(properties.workerThreads(), new DefaultThreadFactory("cim-worker"));
         channels = new DefaultChannelGroup("cim-connections", GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, io)
-                .channel(NioServerSocketChannel.class)
+                .channel(transport.serverSocket())
                 .option(ChannelOption.SO_BACKLOG, 256)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new CimServerInitializer(services, blocking, channels));
@@ -81,8 +81,8 @@ public final class CimServer implements SmartLifecycle {
             shutDownPools();
             throw new ServerBindException(properties.host(), properties.port(), e);
         }
-        log.info("cim server node {} listening on {} (idle timeout {}, max frame {} bytes)",
-                services.presence().nodeId(), address(), properties.idleTimeout(),
+        log.info("cim server node {} listening on {} ({}, idle timeout {}, max frame {} bytes)",
+                services.presence().nodeId(), address(), transport.name(), properties.idleTimeout(),
                 properties.maxFrameSize().toBytes());
     }
 

@@ -1,5 +1,6 @@
 package dev.cim.server.net;
 
+import dev.cim.common.net.CoalescingFlushHandler;
 import dev.cim.common.protocol.CimProtocolCodec;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
@@ -14,19 +15,22 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  *  bytes in                                                       Envelopes out
  *    |                                                                  ^
+ *  [flush]     CoalescingFlushHandler: one socket write per event-loop pass, not one per frame
  *  [idle]      IdleStateHandler: fires an event after idle-timeout of silence
  *  [codec]     CimProtocolCodec: length-prefixed frames &lt;-&gt; Envelopes, typed frame errors
  *  [login]     LoginHandler*: only a LoginRequest passes; removed after login
  *  [heartbeat] HeartbeatHandler: Ping -&gt; Pong; closes on the idle event
- *  [chat]      ChatHandler*: added at login; routes chat, answers online-users requests
+ *  [chat]      ChatHandler: added at login; routes chat, answers online-users requests
  *  [errors]    ProtocolErrorHandler: any exception -&gt; logged, error frame, close
  * </pre>
- * The handlers marked * block (password hashing, Redis) and so run on the {@code blocking}
+ * The login handler, marked *, blocks (password hashing, Redis) and so runs on the {@code blocking}
  * executor group instead of the I/O event loop; Netty pins each connection to one of its threads, so
- * a connection's frames are still handled one at a time and in order.
+ * a connection's frames are still handled one at a time and in order. The chat handler runs on the
+ * I/O event loop and hands only its Redis work to that same pinned thread.
  */
 final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
 
+    static final String FLUSH = "flush";
     static final String IDLE = "idle";
     static final String LOGIN_HANDLER = "login";
     static final String HEARTBEAT = "heartbeat";
@@ -56,6 +60,7 @@ final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
     protected void initChannel(SocketChannel ch) {
         channels.add(ch);
         ChannelPipeline pipeline = ch.pipeline();
+        pipeline.addLast(FLUSH, new CoalescingFlushHandler());
         // Reader idleness only: a client that keeps reading our broadcasts but never pings is gone.
         pipeline.addLast(IDLE, new IdleStateHandler(
                 services.properties().idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
