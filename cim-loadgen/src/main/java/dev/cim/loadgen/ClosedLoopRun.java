@@ -30,7 +30,8 @@ final class ClosedLoopRun implements Traffic {
     private static final String TAG = "c";
 
     private final Pairs pairs;
-    private final DeliveryLedger ledger = new DeliveryLedger();
+    /** Room for some minutes at the rates seen here; it grows if need be. */
+    private final DeliveryLedger ledger = new DeliveryLedger(1 << 24);
     private final ReceiptCounts receipts = new ReceiptCounts();
     private final LongAdder counted = new LongAdder();
     private volatile boolean running;

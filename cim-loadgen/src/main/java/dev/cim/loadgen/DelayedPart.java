@@ -30,14 +30,20 @@ final class DelayedPart implements Traffic {
     private static final String TAG = "d";
     private static final Duration LEAD = Duration.ofSeconds(1);
 
-    private final DeliveryLedger ledger = new DeliveryLedger();
+    private final DeliveryLedger ledger;
     private final ReceiptCounts receipts = new ReceiptCounts();
-    private final LatencyRecorder lateness = new LatencyRecorder();
-    private final LatencyRecorder wheelLateness = new LatencyRecorder();
+    private final LatencyRecorder lateness;
+    private final LatencyRecorder wheelLateness;
     private final LongAdder withoutDelay = new LongAdder();
 
+    private DelayedPart(int messages) {
+        ledger = new DeliveryLedger(messages);
+        lateness = new LatencyRecorder(messages);
+        wheelLateness = new LatencyRecorder(messages);
+    }
+
     static void run(List<LoadClient> clients, LoadOptions options, Report report) throws InterruptedException {
-        new DelayedPart().schedule(clients, options, report);
+        new DelayedPart(options.delayed()).schedule(clients, options, report);
     }
 
     private void schedule(List<LoadClient> clients, LoadOptions options, Report report) throws InterruptedException {

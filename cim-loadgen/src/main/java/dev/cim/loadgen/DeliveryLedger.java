@@ -16,10 +16,18 @@ import java.util.concurrent.locks.LockSupport;
 final class DeliveryLedger {
 
     private final AtomicLong issued = new AtomicLong();
-    private final BitSet received = new BitSet();
+    private final BitSet received;
     private long receivedCount;
     private long duplicates;
     private long unknown;
+
+    /**
+     * @param expected how many messages are likely: room for them is made now, so that no receiving
+     *                 thread (an event loop) stops to grow the bit set
+     */
+    DeliveryLedger(int expected) {
+        received = new BitSet(Math.max(64, expected));
+    }
 
     /** The number for the next message sent. */
     long issue() {

@@ -8,8 +8,16 @@ import java.util.Arrays;
  */
 final class LatencyRecorder {
 
-    private long[] values = new long[1024];
+    private long[] values;
     private int count;
+
+    /**
+     * @param expected how many values will be recorded: room for them is made now, so that no
+     *                 recording thread (an event loop) stops to copy a large array
+     */
+    LatencyRecorder(int expected) {
+        values = new long[Math.max(16, expected)];
+    }
 
     synchronized void record(long nanos) {
         if (count == values.length) {

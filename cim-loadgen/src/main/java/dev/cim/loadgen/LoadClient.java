@@ -5,6 +5,7 @@ import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.LoginResult;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
@@ -59,6 +60,12 @@ final class LoadClient extends SimpleChannelInboundHandler<Envelope> {
     boolean isOpen() {
         Channel ch = channel;
         return ch != null && ch.isActive();
+    }
+
+    /** The event loop this client's connection runs on; null before it connected. */
+    EventLoop eventLoop() {
+        Channel ch = channel;
+        return ch == null ? null : ch.eventLoop();
     }
 
     /** Writes and flushes {@code envelope} from any thread; a failed write closes the connection. */

@@ -28,9 +28,14 @@ import org.springframework.boot.convert.DurationStyle;
  * @param parts            which parts to run, of 1 to 4
  * @param quick            true for the smoke-test defaults
  * @param users            chat clients for parts 1, 2 and 4 (part 2 broadcasts to all of them)
- * @param duration         part 1: length of the closed-loop run whose rate is the sustained rate
+ * @param warmup           part 1: closed-loop traffic before anything is measured, so that the JIT
+ *                         of both JVMs has compiled the chat path (on 2 cores that takes tens of
+ *                         seconds, during which the compiler threads take a core)
+ * @param duration         part 1: length of each closed-loop run; the best of them is the sustained rate
  * @param latencyDuration  part 1: length of each paced run at 25, 50 and 100 % of that rate
- * @param window           part 1: messages in flight in the closed loop
+ * @param rate             part 1: when above 0, no closed-loop search: the latency runs take this
+ *                         as the sustained rate (for repeating or profiling a latency run)
+ * @param windows          part 1: the messages in flight of each closed-loop run, tried in turn
  * @param broadcastRounds  part 2: broadcasts sent, one after the other
  * @param connections      part 3: idle connections to hold
  * @param hold             part 3: how long to hold them, heartbeats running
@@ -43,8 +48,8 @@ import org.springframework.boot.convert.DurationStyle;
  * @param perSourceAddress connections per loopback source address (127.0.0.x) before the next
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
-        List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users, Duration duration,
-        Duration latencyDuration, int window, int broadcastRounds, int connections, Duration hold,
+        List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users, Duration warmup,
+        Duration duration, Duration latencyDuration, int rate, List<Integer> windows, int broadcastRounds, int connections, Duration hold,
         int delayed, int delayedSenders, Duration delayedWindow, Duration tick, int ioThreads,
         boolean epoll, int perSourceAddress) {
 
@@ -56,8 +61,11 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
             throw new IllegalArgumentException("--users: " + users + ", --delayed-senders: " + delayedSenders
                     + " (expected: users >= 2 and 1 <= delayed-senders <= users)");
         }
-        if (window < 1 || broadcastRounds < 1 || connections < 1 || delayed < 1 || ioThreads < 1
-                || perSourceAddress < 1) {
+        if (rate < 0) {
+            throw new IllegalArgumentException("--rate: " + rate + " (expected: >= 0, 0 to find it)");
+        }
+        if (windows.isEmpty() || windows.stream().anyMatch(w -> w < 1) || broadcastRounds < 1 || connections < 1
+                || delayed < 1 || ioThreads < 1 || perSourceAddress < 1) {
             throw new IllegalArgumentException("--window, --broadcast-rounds, --connections, --delayed, "
                     + "--io-threads and --per-source-address (expected: each >= 1)");
         }
@@ -108,9 +116,11 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                 parts(given.getOrDefault("parts", "1,2,3,4")),
                 quick,
                 d.integer("users", 1000, 100),
+                d.duration("warmup", "30s", "1s"),
                 d.duration("duration", "30s", "3s"),
                 d.duration("latency-duration", "10s", "2s"),
-                d.integer("window", 2000, 200),
+                d.integer("rate", 0, 0),
+                d.integers("window", "2000,5000,10000", "200"),
                 d.integer("broadcast-rounds", 10, 3),
                 d.integer("connections", 15_000, 300),
                 d.duration("hold", "30s", "3s"),
@@ -124,7 +134,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
     }
 
     private static final Set<String> KNOWN = new TreeSet<>(Set.of("host", "port", "server-jar", "server-heap",
-            "server-pid", "parts", "quick", "users", "duration", "latency-duration", "window", "broadcast-rounds",
+            "server-pid", "parts", "quick", "users", "warmup", "duration", "latency-duration", "rate", "window", "broadcast-rounds",
             "connections", "hold", "delayed", "delayed-senders", "delayed-window", "tick", "io-threads", "epoll",
             "per-source-address"));
 
@@ -155,6 +165,20 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--" + name + ": '" + value + "' (expected: a whole number)");
             }
+        }
+
+        List<Integer> integers(String name, String full, String smoke) {
+            String value = given.getOrDefault(name, quick ? smoke : full);
+            List<Integer> list = new ArrayList<>();
+            try {
+                for (String item : value.split(",")) {
+                    list.add(Integer.parseInt(item.trim().replace("_", "")));
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--" + name + ": '" + value
+                        + "' (expected: whole numbers separated by commas, e.g. 2000,5000)");
+            }
+            return List.copyOf(list);
         }
 
         Duration duration(String name, String full, String smoke) {

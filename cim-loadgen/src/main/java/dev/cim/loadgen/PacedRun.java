@@ -3,21 +3,30 @@ package dev.cim.loadgen;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.ServerNotice;
+import io.netty.channel.EventLoop;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Offers private messages between random pairs at a fixed rate (open loop) and measures the
  * <b>latency from send to receipt</b> of each. Message {@code i} is meant to leave at
  * {@code start + i / rate}; its latency is measured from that <i>intended</i> time, not from when
  * the sending thread got round to it, so a stall in the generator or the server shows as latency
- * instead of hiding as a slower send (no coordinated omission). Receipt time is read first thing
+ * instead of hiding as a slower send (no coordinated omission). The generator's own share, intended
+ * time to the moment its event loop wrote the message, is measured too. Receipt time is read first thing
  * when the recipient decodes the frame; both are {@link System#nanoTime()} in this one JVM.
  *
- * <p>One thread paces; a message goes out on its sender's event loop. If the pacer cannot keep up,
- * it keeps sending late (the lateness counts as latency) until one second past the run, and the
- * messages never offered are reported.
+ * <p>Each client event loop paces its own clients with a task every 100 µs that sends the messages
+ * fallen due since the last, so no thread is woken per message and no pacing thread competes with
+ * the loops for the two cores. If a loop cannot keep up, it keeps sending late (the lateness counts
+ * as latency) until one second past the run, and the messages never offered are reported.
  */
 final class PacedRun implements Traffic {
 
@@ -26,45 +35,104 @@ final class PacedRun implements Traffic {
      * @param offered    messages sent
      * @param notOffered messages the pacer could not send in time
      * @param latency    intended send to receipt, of every message received once
+     * @param senderLag  intended send to the moment the generator wrote it: the generator's own share
+     *                   of {@code latency}
      */
-    record Result(double rate, long offered, long notOffered, Percentiles latency, DeliveryLedger ledger,
-            ReceiptCounts receipts) {
+    record Result(double rate, long offered, long notOffered, Percentiles latency, Percentiles senderLag,
+            DeliveryLedger ledger, ReceiptCounts receipts) {
     }
+
+    private static final long PACE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private final Pairs pairs;
     private final String tag;
-    private final DeliveryLedger ledger = new DeliveryLedger();
+    private final double rate;
+    private final Duration duration;
+    private final DeliveryLedger ledger;
     private final ReceiptCounts receipts = new ReceiptCounts();
-    private final LatencyRecorder latency = new LatencyRecorder();
+    private final LatencyRecorder latency;
+    private final LatencyRecorder senderLag;
 
     /** @param tag names this run in message texts: receipts of other runs are ignored */
-    PacedRun(Pairs pairs, String tag) {
+    /** @param rate messages per second, for {@code duration} */
+    PacedRun(Pairs pairs, String tag, double rate, Duration duration) {
         this.pairs = pairs;
         this.tag = tag;
+        this.rate = rate;
+        this.duration = duration;
+        int expected = (int) Math.min(Integer.MAX_VALUE - 1, rate * duration.toNanos() / 1e9 + 1024);
+        this.ledger = new DeliveryLedger(expected);
+        this.latency = new LatencyRecorder(expected);
+        this.senderLag = new LatencyRecorder(expected);
     }
 
-    Result run(double rate, Duration duration) {
+    Result run() throws InterruptedException {
         pairs.route(this);
-        long total = Math.max(1, (long) (rate * duration.toNanos() / 1e9));
-        double nanosPerMessage = 1e9 / rate;
-        long start = System.nanoTime();
+        Map<EventLoop, List<LoadClient>> byLoop = new IdentityHashMap<>();
+        pairs.clients().forEach(c -> byLoop.computeIfAbsent(c.eventLoop(), loop -> new ArrayList<>()).add(c));
+        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10); // every pacer scheduled by then
         long giveUp = start + duration.toNanos() + TimeUnit.SECONDS.toNanos(1);
-        long sent = 0;
-        while (sent < total) {
-            long now = System.nanoTime();
-            if (now > giveUp) {
-                break;
-            }
-            long due = Math.min(total, (long) ((now - start) / nanosPerMessage) + 1);
-            for (; sent < due; sent++) {
-                long intended = start + (long) (sent * nanosPerMessage);
-                pairs.send(pairs.random(), new Token(tag, ledger.issue(), intended, 0));
-            }
-            LockSupport.parkNanos(50_000); // pacing: the next messages are not due yet
-        }
+        CountDownLatch finished = new CountDownLatch(byLoop.size());
+        List<LoopPacer> pacers = new ArrayList<>();
+        byLoop.forEach((loop, own) -> {
+            // Each loop offers its clients' share of the rate, so the shares add up to the rate.
+            double share = rate * own.size() / pairs.clients().size();
+            long total = Math.max(1, (long) (share * duration.toNanos() / 1e9));
+            LoopPacer pacer = new LoopPacer(own, 1e9 / share, total, start, giveUp, finished);
+            pacers.add(pacer);
+            pacer.future = loop.scheduleAtFixedRate(pacer, start - System.nanoTime(), PACE_NANOS, TimeUnit.NANOSECONDS);
+        });
+        finished.await(giveUp - System.nanoTime() + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+        long offered = pacers.stream().mapToLong(p -> p.sent).sum();
+        long notOffered = pacers.stream().mapToLong(p -> p.total - p.sent).sum();
         ledger.awaitAll(Duration.ofSeconds(10));
         pairs.route(Traffic.NONE);
-        return new Result(rate, sent, total - sent, latency.percentiles(), ledger, receipts);
+        return new Result(rate, offered, notOffered, latency.percentiles(), senderLag.percentiles(), ledger, receipts);
+    }
+
+    /**
+     * Paces the clients of one event loop, on that loop: every tick it sends the messages that fell
+     * due since the last, each from a random client of its own to a random user.
+     */
+    private final class LoopPacer implements Runnable {
+
+        private final List<LoadClient> own;
+        private final double nanosPerMessage;
+        private final long start;
+        private final long giveUp;
+        private final CountDownLatch finished;
+        final long total;
+        /** Written on the loop, read after {@code finished}. */
+        volatile long sent;
+        volatile ScheduledFuture<?> future;
+
+        LoopPacer(List<LoadClient> own, double nanosPerMessage, long total, long start, long giveUp,
+                CountDownLatch finished) {
+            this.own = own;
+            this.nanosPerMessage = nanosPerMessage;
+            this.total = total;
+            this.start = start;
+            this.giveUp = giveUp;
+            this.finished = finished;
+        }
+
+        @Override
+        public void run() {
+            long now = System.nanoTime();
+            long due = Math.min(total, (long) ((now - start) / nanosPerMessage) + 1);
+            long n = sent;
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            for (; n < due; n++) {
+                long intended = start + (long) (n * nanosPerMessage);
+                LoadClient sender = own.get(random.nextInt(own.size()));
+                pairs.send(sender, new Token(tag, ledger.issue(), intended, System.nanoTime()));
+            }
+            sent = n;
+            if (n == total || now > giveUp) {
+                future.cancel(false);
+                finished.countDown();
+            }
+        }
     }
 
     @Override
@@ -72,6 +140,7 @@ final class PacedRun implements Traffic {
         Token token = Token.parse(chat.getText());
         if (token != null && tag.equals(token.tag()) && ledger.receive(token.seq())) {
             latency.record(receivedNanos - token.nanos());
+            senderLag.record(token.extra() - token.nanos());
         }
     }
 

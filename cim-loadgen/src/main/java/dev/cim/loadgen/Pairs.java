@@ -17,6 +17,10 @@ final class Pairs {
         this.clients = clients;
     }
 
+    List<LoadClient> clients() {
+        return clients;
+    }
+
     LoadClient random() {
         return clients.get(ThreadLocalRandom.current().nextInt(clients.size()));
     }

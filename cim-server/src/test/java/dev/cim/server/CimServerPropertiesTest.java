@@ -36,6 +36,7 @@ class CimServerPropertiesTest {
             assertThat(p.presence().refreshInterval()).isEqualTo(Duration.ofSeconds(10));
             assertThat(p.accounts().bcryptStrength()).isEqualTo(10);
             assertThat(p.ioThreads()).isZero();
+            assertThat(p.effectiveIoThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
             assertThat(p.epoll()).isTrue();
         });
     }
@@ -55,6 +56,7 @@ class CimServerPropertiesTest {
                     assertThat(p.presence().ttl()).isEqualTo(Duration.ofMinutes(1));
                     assertThat(p.accounts().bcryptStrength()).isEqualTo(4);
                     assertThat(p.ioThreads()).isEqualTo(2);
+                    assertThat(p.effectiveIoThreads()).isEqualTo(2);
                     assertThat(p.epoll()).isFalse();
                 });
     }

@@ -66,7 +66,7 @@ public final class CimServer implements SmartLifecycle {
         }
         NettyTransport transport = properties.epoll() ? NettyTransport.best() : NettyTransport.nio();
         acceptor = transport.group(1, new DefaultThreadFactory("cim-accept"));
-        io = transport.group(properties.ioThreads(), new DefaultThreadFactory("cim-io"));
+        io = transport.group(properties.effectiveIoThreads(), new DefaultThreadFactory("cim-io"));
         blocking = new DefaultEventExecutorGroup(properties.workerThreads(), new DefaultThreadFactory("cim-worker"));
         channels = new DefaultChannelGroup("cim-connections", GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -81,8 +81,9 @@ public final class CimServer implements SmartLifecycle {
             shutDownPools();
             throw new ServerBindException(properties.host(), properties.port(), e);
         }
-        log.info("cim server node {} listening on {} ({}, idle timeout {}, max frame {} bytes)",
-                services.presence().nodeId(), address(), transport.name(), properties.idleTimeout(),
+        log.info("cim server node {} listening on {} ({}, {} I/O threads, idle timeout {}, max frame {} bytes)",
+                services.presence().nodeId(), address(), transport.name(), properties.effectiveIoThreads(),
+                properties.idleTimeout(),
                 properties.maxFrameSize().toBytes());
     }
 
