@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -17,17 +19,40 @@ import java.util.concurrent.locks.LockSupport;
  * free loopback ports. Its output goes to a log file (reading it through a pipe would make the
  * server's logging wait on the generator). {@link #close()} stops it, and a shutdown hook calls it
  * too, so the server never outlives the generator however the generator ends.
+ *
+ * <p>Nor does anything the server started (its redis-server and that one's watchdog): the server
+ * stops them itself, even when killed, but a server that could not (an older jar, a machine without
+ * {@code /bin/sh}) would leave them running after the generator, so {@link #close()} kills whatever
+ * is left. Those processes are recorded while the server runs, because once it is gone they are no
+ * longer its descendants; {@link ProcessHandle} knows each one's start time, so a pid reused since
+ * is never signalled.
  */
 final class ChildServer implements AutoCloseable {
 
     private static final Duration START = Duration.ofSeconds(90);
-    private static final Duration STOP = Duration.ofSeconds(20);
+    /**
+     * How long the server may take to stop on SIGTERM before it is killed. Its own stop takes about
+     * 22 s when every step runs into its timeout: closing the connections (5 s) and ending its thread
+     * pools (5 s) in {@code CimServer}, removing its presence from Redis (the 5 s Redis command
+     * timeout), closing Lettuce (2 s) and stopping Redis (5 s). It was 20 s, less than that. A stop
+     * normally takes a second or two; the margin is for a busy machine.
+     */
+    static final Duration STOP = Duration.ofSeconds(30);
+    /** After SIGKILL only the kernel's tear-down of the process is left. */
+    private static final Duration KILLED = Duration.ofSeconds(10);
+    /**
+     * How long the processes the server started may take to exit once it is gone: its Redis gets
+     * SIGTERM from the server or from its watchdog, and exits within a Redis cron tick (100 ms).
+     */
+    static final Duration LEFTOVERS = Duration.ofSeconds(5);
 
     private final Process process;
     private final int port;
     private final List<String> command;
     private final Path log;
     private final Thread hook = new Thread(this::close, "cim-loadgen-stop-server");
+    /** What the server started (its Redis, and that one's watchdog), recorded once it listened. */
+    private volatile List<ProcessHandle> started = List.of();
 
     private ChildServer(Process process, int port, List<String> command, Path log) {
         this.process = process;
@@ -74,6 +99,8 @@ final class ChildServer implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             String output = Files.readString(log, StandardCharsets.UTF_8);
             if (output.contains("listening on")) {
+                // Redis is up before the server listens: the context starts it first.
+                started = process.descendants().toList();
                 return;
             }
             if (!process.isAlive()) {
@@ -108,20 +135,22 @@ final class ChildServer implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Asks the server to stop (SIGTERM, so it stops its Redis too), and kills it if it lingers. */
+    /**
+     * Asks the server to stop (SIGTERM, so it stops its Redis too), kills it if it is still running
+     * after {@link #STOP}, and then kills whatever it started that is still running after
+     * {@link #LEFTOVERS}; each kill is reported on standard error.
+     */
     @Override
     public void close() {
-        if (!process.isAlive()) {
-            return;
+        Stopped stopped = stop(process, started, STOP, LEFTOVERS);
+        if (stopped.killed()) {
+            System.err.println("cim-loadgen: the server (pid " + process.pid() + ") did not stop within " + STOP
+                    + " of SIGTERM and was killed; its log: " + log);
         }
-        process.destroy();
-        try {
-            if (!process.waitFor(STOP.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(STOP.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
+        for (ProcessHandle leftover : stopped.leftovers()) {
+            System.err.println("cim-loadgen: killed pid " + leftover.pid() + " ("
+                    + leftover.info().command().orElse("command unknown") + "), which the server (pid "
+                    + process.pid() + ") had started and left running");
         }
         if (Thread.currentThread() != hook) {
             try {
@@ -129,6 +158,66 @@ final class ChildServer implements AutoCloseable {
             } catch (IllegalStateException shuttingDown) {
                 // the hook is running or about to: nothing left to undo
             }
+        }
+    }
+
+    /** What {@link #stop} had to do: kill {@code process}, and kill these processes it had started. */
+    record Stopped(boolean killed, List<ProcessHandle> leftovers) {
+    }
+
+    /**
+     * Stops {@code process}: SIGTERM, then SIGKILL if it is still running after {@code grace}. Then
+     * waits up to {@code leftoverGrace} for {@code started} and the process' current descendants to
+     * exit, and kills (SIGKILL) those that have not.
+     *
+     * @param started processes {@code process} started, recorded earlier: once it is gone they are
+     *                no longer its descendants
+     */
+    static Stopped stop(Process process, List<ProcessHandle> started, Duration grace, Duration leftoverGrace) {
+        Set<ProcessHandle> descendants = new LinkedHashSet<>(started);
+        process.descendants().forEach(descendants::add);
+        boolean killed = false;
+        try {
+            if (process.isAlive()) {
+                process.destroy();
+                if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                    killed = true;
+                    process.destroyForcibly().waitFor(KILLED.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            }
+            long deadline = System.nanoTime() + leftoverGrace.toNanos();
+            while (descendants.stream().anyMatch(ChildServer::running) && System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // polling, with a deadline
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        List<ProcessHandle> leftovers = descendants.stream().filter(ChildServer::running).toList();
+        leftovers.forEach(ProcessHandle::destroyForcibly);
+        return new Stopped(killed, leftovers);
+    }
+
+    /**
+     * Whether {@code process} still runs. {@link ProcessHandle#isAlive()} alone also counts a
+     * zombie, a process that has exited but not yet been reaped; the server's Redis, orphaned when
+     * the server is gone, is reaped by pid 1, which may take seconds or (a container whose pid 1 does
+     * not reap) never happen. On Linux the state in {@code /proc/<pid>/stat} tells a zombie apart;
+     * elsewhere this is {@code isAlive()}.
+     */
+    static boolean running(ProcessHandle process) {
+        if (!process.isAlive()) {
+            return false;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"),
+                    StandardCharsets.US_ASCII);
+            // "pid (command) state ...": the command may hold spaces and parentheses, the state
+            // follows the last ')'.
+            int commandEnd = stat.lastIndexOf(')');
+            return commandEnd < 0 || commandEnd + 2 >= stat.length() || stat.charAt(commandEnd + 2) != 'Z';
+        } catch (IOException e) {
+            return process.isAlive(); // no /proc (not Linux), or the process has just gone
         }
     }
 

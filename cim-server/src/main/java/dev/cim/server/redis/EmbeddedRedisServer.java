@@ -22,7 +22,8 @@ import redis.embedded.core.ExecutableProvider;
 /**
  * A real redis-server process, from the binaries shipped in the embedded-redis jar, listening on
  * 127.0.0.1 only and keeping nothing on disk. {@link #start()} returns once Redis says it is ready to
- * accept connections; {@link #close()} stops the process.
+ * accept connections; {@link #close()} stops the process. Redis never outlives this JVM, even when the
+ * JVM is killed with SIGKILL: a watchdog process stops it then.
  *
  * <h3>Why not the library's {@code RedisServer}</h3>
  * Only its binaries are used. Its {@code RedisServer} registers a JVM shutdown hook that kills Redis
@@ -30,6 +31,37 @@ import redis.embedded.core.ExecutableProvider;
  * Redis before it could remove its presence. Here the process lives until the Spring context closes
  * this bean, after everything that uses Redis has stopped. The port is also checked first, because
  * Redis reports a taken port only in its log.
+ *
+ * <h3>Why a watchdog process</h3>
+ * When the JVM ends normally, or on SIGTERM or Ctrl-C, Spring closes this bean and {@link #close()}
+ * stops Redis. When the JVM is killed (SIGKILL, the OOM killer, a crash) no Java code runs, and
+ * Redis, a child process of its own, would go on running, holding its port and memory. So next to
+ * Redis runs a {@code /bin/sh} watchdog ({@link #WATCHDOG_SCRIPT}) whose standard input is a pipe from
+ * this JVM, which never writes to it. The kernel closes the JVM's end of the pipe when the JVM dies,
+ * however it dies; the watchdog's {@code read} then sees end of file at once and sends Redis SIGTERM,
+ * on which Redis shuts down cleanly (and, keeping nothing on disk, writes nothing). Only this JVM
+ * holds that end: the JDK closes every descriptor above 2 in the processes it starts.
+ *
+ * <p>The alternatives, and why not:
+ * <ul>
+ * <li>Make Redis die with its parent ({@code prctl(PR_SET_PDEATHSIG)}): it must be called in the
+ *     child between fork and exec, which {@link ProcessBuilder} has no hook for, and Java 17 has no
+ *     stable foreign-function API to reach it. A wrapper that does it ({@code setpriv --pdeathsig},
+ *     util-linux) is Linux-only and not in every image, and either way the signal comes when the
+ *     <em>thread</em> that started Redis ends, not the JVM: whichever thread Spring (or a test) starts
+ *     this bean on would have to live as long as the JVM. A shell that execs Redis (as {@code setsid}
+ *     does) leaves nothing behind to watch the JVM.</li>
+ * <li>A watchdog that polls the JVM's pid ({@code while kill -0 $PPID}): it notices late (once per
+ *     poll), and should another process get the JVM's pid before the next poll, it goes on waiting
+ *     for that one.</li>
+ * <li>At the next start, kill a stale Redis recorded in a pid file: Redis would run on until then,
+ *     which may be never on that port (the load generator picks a free port each run), and a pid
+ *     read from a file may by then belong to an unrelated process.</li>
+ * </ul>
+ * The watchdog signals Redis' pid, so it must never outlive Redis, lest it signal a pid reused by
+ * another process: {@link #close()} stops it (and waits for it) before Redis, and it is stopped when
+ * Redis exits by itself. Where {@code /bin/sh} cannot be run (Windows), Redis runs without a watchdog,
+ * and a warning says so.
  */
 public final class EmbeddedRedisServer implements AutoCloseable {
 
@@ -38,9 +70,24 @@ public final class EmbeddedRedisServer implements AutoCloseable {
     private static final String READY = "eady to accept connections";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration WATCHDOG_STOP_TIMEOUT = Duration.ofSeconds(2);
+    private static final String WATCHDOG_SHELL = "/bin/sh";
+
+    /**
+     * The watchdog, run as {@code sh -c SCRIPT cim-redis-watchdog REDIS_PID} (so {@code $1} is Redis'
+     * pid): it reads its standard input, which this JVM never writes to, until end of file, that is
+     * until this JVM is gone, and then sends Redis SIGTERM. It ignores the hangup, interrupt and quit
+     * signals that a terminal sends to every process in its foreground group, so closing the terminal
+     * or pressing Ctrl-C does not take it away while the JVM is still shutting down; {@link #close()}
+     * ends it with SIGKILL.
+     */
+    private static final String WATCHDOG_SCRIPT = "trap '' HUP INT QUIT; "
+            + "while read -r line; do :; done; "
+            + "kill -TERM \"$1\" 2>/dev/null";
 
     private final int port;
     private Process process;
+    private Watchdog watchdog;
 
     /**
      * @throws IllegalArgumentException if {@code port} is not in 1..65535
@@ -82,12 +129,16 @@ public final class EmbeddedRedisServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             throw new EmbeddedRedisStartException(port, "the redis-server binary could not be run: " + e.getMessage(), e);
         }
+        // At once, before waiting for Redis to get ready: the JVM may be killed at any time.
+        Watchdog guard = Watchdog.start(started, port);
         Thread reader = new Thread(() -> pump(started, recentOutput, ready, outputSettled), "cim-embedded-redis-" + port);
         reader.setDaemon(true);
         reader.start();
-        awaitReady(started, ready, outputSettled, recentOutput);
+        awaitReady(started, guard, ready, outputSettled, recentOutput);
         process = started;
-        log.info("Embedded Redis started on {}:{} (pid {})", BIND_ADDRESS, port, started.pid());
+        watchdog = guard;
+        log.info("Embedded Redis started on {}:{} (pid {}, {})", BIND_ADDRESS, port, started.pid(),
+                guard == null ? "no watchdog" : "watchdog pid " + guard.pid());
     }
 
     /** The port Redis listens on. */
@@ -103,6 +154,11 @@ public final class EmbeddedRedisServer implements AutoCloseable {
         }
         Process stopping = process;
         process = null;
+        if (watchdog != null) {
+            // First, and waiting for it: see the class comment.
+            watchdog.stop();
+            watchdog = null;
+        }
         stopping.destroy(); // SIGTERM: Redis shuts down cleanly (and, with save "", writes nothing).
         try {
             if (!stopping.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -117,7 +173,7 @@ public final class EmbeddedRedisServer implements AutoCloseable {
         }
     }
 
-    private void awaitReady(Process started, AtomicBoolean ready, CountDownLatch outputSettled,
+    private void awaitReady(Process started, Watchdog guard, AtomicBoolean ready, CountDownLatch outputSettled,
             Deque<String> recentOutput) {
         String failure = null;
         try {
@@ -131,6 +187,9 @@ public final class EmbeddedRedisServer implements AutoCloseable {
             failure = "interrupted while waiting for it";
         }
         if (failure != null) {
+            if (guard != null) {
+                guard.stop();
+            }
             started.destroyForcibly();
             String output;
             synchronized (recentOutput) {
@@ -176,6 +235,68 @@ public final class EmbeddedRedisServer implements AutoCloseable {
             probe.bind(new InetSocketAddress(InetAddress.getByName(BIND_ADDRESS), port));
         } catch (IOException e) {
             throw new EmbeddedRedisStartException(port, "port " + port + " is already in use", e);
+        }
+    }
+
+    /** The watchdog process of one Redis; see the class comment. */
+    private static final class Watchdog {
+
+        private final Process process;
+        private final int port;
+        private volatile boolean stopping;
+
+        private Watchdog(Process process, int port) {
+            this.process = process;
+            this.port = port;
+        }
+
+        /** Starts the watchdog of {@code redis}, or returns null, with a warning, if it cannot run. */
+        static Watchdog start(Process redis, int port) {
+            Process process;
+            try {
+                process = new ProcessBuilder(List.of(WATCHDOG_SHELL, "-c", WATCHDOG_SCRIPT, "cim-redis-watchdog",
+                                Long.toString(redis.pid())))
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .redirectError(ProcessBuilder.Redirect.DISCARD)
+                        .start();
+            } catch (IOException | RuntimeException e) {
+                log.warn("No watchdog for the embedded Redis on port {} ({} could not be run: {}); if this JVM "
+                        + "is killed, Redis will go on running", port, WATCHDOG_SHELL, e.getMessage());
+                return null;
+            }
+            Watchdog watchdog = new Watchdog(process, port);
+            // Redis exited by itself (or was killed): its pid may be reused, so the watchdog goes too.
+            redis.onExit().thenRun(watchdog::stopWithoutWaiting);
+            process.onExit().thenRun(() -> {
+                if (!watchdog.stopping && redis.isAlive()) {
+                    log.warn("The watchdog of the embedded Redis on port {} (pid {}) exited with {}; if this JVM "
+                            + "is killed, Redis will go on running", port, process.pid(), process.exitValue());
+                }
+            });
+            return watchdog;
+        }
+
+        long pid() {
+            return process.pid();
+        }
+
+        /** Ends the watchdog, without letting it signal Redis, and waits for it to be gone. */
+        void stop() {
+            stopWithoutWaiting();
+            try {
+                if (!process.waitFor(WATCHDOG_STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    log.warn("The watchdog of the embedded Redis on port {} (pid {}) did not exit within {} of "
+                            + "SIGKILL", port, process.pid(), WATCHDOG_STOP_TIMEOUT);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private void stopWithoutWaiting() {
+            stopping = true;
+            // SIGKILL: it cannot be trapped, and the watchdog has nothing to clean up.
+            process.destroyForcibly();
         }
     }
 }
