@@ -120,7 +120,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                 d.duration("duration", "30s", "3s"),
                 d.duration("latency-duration", "10s", "2s"),
                 d.integer("rate", 0, 0),
-                d.integers("window", "2000,5000,10000", "200"),
+                d.integers("window", "2000,5000,10000,20000", "200"),
                 d.integer("broadcast-rounds", 10, 3),
                 d.integer("connections", 15_000, 300),
                 d.duration("hold", "30s", "3s"),
