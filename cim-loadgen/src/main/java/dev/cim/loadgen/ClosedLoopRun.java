@@ -24,7 +24,7 @@ final class ClosedLoopRun implements Traffic {
      * @param perSecond messages received per second in the measured interval
      * @param counted   messages received in the measured interval
      */
-    record Result(double perSecond, long counted, DeliveryLedger ledger, ReceiptCounts receipts) {
+    record Result(double perSecond, long counted, DeliveryLedger ledger, ReceiptCounts receipts, String cpu) {
     }
 
     private static final String TAG = "c";
@@ -42,7 +42,7 @@ final class ClosedLoopRun implements Traffic {
         this.pairs = pairs;
     }
 
-    Result run(int window, Duration warmup, Duration duration) throws InterruptedException {
+    Result run(int window, Duration warmup, Duration duration, CpuMeter cpu) throws InterruptedException {
         pairs.route(this);
         long start = System.nanoTime();
         measureFrom = start + warmup.toNanos();
@@ -52,11 +52,15 @@ final class ClosedLoopRun implements Traffic {
             sendFrom(pairs.random());
         }
         // The loop runs itself on the event loops; this thread only waits out the run's length.
+        TimeUnit.NANOSECONDS.sleep(Math.max(0, measureFrom - System.nanoTime()));
+        CpuMeter.Reading cpuFrom = cpu.read();
         TimeUnit.NANOSECONDS.sleep(Math.max(0, measureTo - System.nanoTime()));
+        CpuMeter.Reading cpuTo = cpu.read();
         running = false;
         ledger.awaitAll(Duration.ofSeconds(10));
         pairs.route(Traffic.NONE);
-        return new Result(counted.sum() / (duration.toNanos() / 1e9), counted.sum(), ledger, receipts);
+        return new Result(counted.sum() / (duration.toNanos() / 1e9), counted.sum(), ledger, receipts,
+                CpuMeter.perMessage(cpuFrom, cpuTo, counted.sum()));
     }
 
     private void sendFrom(LoadClient sender) {

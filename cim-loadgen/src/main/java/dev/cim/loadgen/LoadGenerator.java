@@ -76,7 +76,7 @@ public final class LoadGenerator {
         EventLoopGroup group = transport.group(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
         try {
             if (options.parts().contains(1) || options.parts().contains(2) || options.parts().contains(4)) {
-                chatParts(group, transport, server, options, prefix, report);
+                chatParts(group, transport, server, serverPid, options, prefix, report);
             }
             if (options.parts().contains(3)) {
                 progress("part 3: holding idle connections");
@@ -97,8 +97,8 @@ public final class LoadGenerator {
         return 0;
     }
 
-    private static void chatParts(EventLoopGroup group, NettyTransport transport, InetSocketAddress server, LoadOptions options, String prefix,
-            Report report) throws InterruptedException {
+    private static void chatParts(EventLoopGroup group, NettyTransport transport, InetSocketAddress server,
+            long serverPid, LoadOptions options, String prefix, Report report) throws InterruptedException {
         try (ClientPool pool = new ClientPool(group, transport, server, false, 2, options.perSourceAddress())) {
             progress("logging in " + options.users() + " chat users");
             ClientPool.Opened opened = pool.open(prefix + "u", options.users(), Duration.ofMinutes(5));
@@ -111,7 +111,7 @@ public final class LoadGenerator {
             }
             if (options.parts().contains(1)) {
                 progress("part 1: throughput and latency");
-                ThroughputPart.run(opened.clients(), options, report);
+                ThroughputPart.run(opened.clients(), options, new CpuMeter(serverPid), report);
             }
             if (options.parts().contains(2)) {
                 progress("part 2: broadcast fan-out");
