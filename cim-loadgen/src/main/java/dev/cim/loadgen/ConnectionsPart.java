@@ -82,6 +82,10 @@ final class ConnectionsPart {
         if (before < 0 || after < 0) {
             return "unreadable";
         }
+        if (after < before) {
+            // The JVM gave back heap that earlier parts had grown: the connections' share is hidden.
+            return "not measurable in this run: the server's memory fell while the connections were added";
+        }
         return String.format(Locale.ROOT, "%.2f KB", (after - before) / 1024.0 / held);
     }
 
