@@ -168,7 +168,7 @@ final class ChildServer implements AutoCloseable {
     /**
      * Stops {@code process}: SIGTERM, then SIGKILL if it is still running after {@code grace}. Then
      * waits up to {@code leftoverGrace} for {@code started} and the process' current descendants to
-     * exit, and kills (SIGKILL) those that have not.
+     * exit, and kills (SIGKILL) those that have not, waiting up to 10 s for them to be gone.
      *
      * @param started processes {@code process} started, recorded earlier: once it is gone they are
      *                no longer its descendants
@@ -195,6 +195,11 @@ final class ChildServer implements AutoCloseable {
         }
         List<ProcessHandle> leftovers = descendants.stream().filter(ChildServer::running).toList();
         leftovers.forEach(ProcessHandle::destroyForcibly);
+        // SIGKILL is delivered asynchronously: return once they are gone, so nothing outlives this call.
+        long killDeadline = System.nanoTime() + KILLED.toNanos();
+        while (leftovers.stream().anyMatch(ChildServer::running) && System.nanoTime() - killDeadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // polling, with a deadline
+        }
         return new Stopped(killed, leftovers);
     }
 
