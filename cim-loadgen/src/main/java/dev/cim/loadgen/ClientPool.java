@@ -56,8 +56,8 @@ final class ClientPool implements AutoCloseable {
      *                     default (which grows to megabytes under load)
      * @param firstOctet   the last octet of the first loopback source address
      */
-    ClientPool(EventLoopGroup group, NettyTransport transport, InetSocketAddress server, boolean smallBuffers, int firstOctet,
-            int perSourceAddress) {
+    ClientPool(EventLoopGroup group, NettyTransport transport, InetSocketAddress server, boolean smallBuffers,
+            int firstOctet, int perSourceAddress) {
         this.group = group;
         this.transport = transport;
         this.server = server;

@@ -1,8 +1,6 @@
 package dev.cim.loadgen;
 
 import dev.cim.common.protocol.proto.Chat;
-import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.common.protocol.proto.ServerNotice;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -18,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
  * a warm-up for the JIT); afterwards sending stops and every message still in flight is awaited, so
  * <b>lost</b> is exactly the messages sent and never received.
  */
-final class ClosedLoopRun implements Traffic {
+final class ClosedLoopRun extends ReceiptCountingTraffic {
 
     /**
      * @param perSecond messages received per second in the measured interval
@@ -32,7 +30,6 @@ final class ClosedLoopRun implements Traffic {
     private final Pairs pairs;
     /** Room for some minutes at the rates seen here; it grows if need be. */
     private final DeliveryLedger ledger = new DeliveryLedger(1 << 24);
-    private final ReceiptCounts receipts = new ReceiptCounts();
     private final LongAdder counted = new LongAdder();
     private volatile boolean running;
     private volatile long measureFrom = Long.MAX_VALUE;
@@ -80,15 +77,5 @@ final class ClosedLoopRun implements Traffic {
         if (running) {
             sendFrom(receiver);
         }
-    }
-
-    @Override
-    public void onNotice(LoadClient receiver, long requestId, ServerNotice notice) {
-        receipts.notice(notice);
-    }
-
-    @Override
-    public void onError(LoadClient receiver, long requestId, ErrorReply error) {
-        receipts.error(error);
     }
 }

@@ -27,8 +27,8 @@ final class ConnectionsPart {
      * @param idleFiles the server's open files before any client connected: the baseline is read
      *                  only once the chat pool's connections are closed on the server side too
      */
-    static void run(EventLoopGroup group, NettyTransport transport, InetSocketAddress server, long serverPid, long idleFiles,
-            LoadOptions options, String prefix, Report report) throws InterruptedException {
+    static void run(EventLoopGroup group, NettyTransport transport, InetSocketAddress server, long serverPid,
+            long idleFiles, LoadOptions options, String prefix, Report report) throws InterruptedException {
         ServerProbe probe = serverPid > 0 ? new ServerProbe(serverPid) : null;
         if (probe != null) {
             awaitClosed(probe, idleFiles);

@@ -3,8 +3,6 @@ package dev.cim.loadgen;
 import dev.cim.common.protocol.ChatMessage;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Chat;
-import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.common.protocol.proto.ServerNotice;
 import dev.cim.common.wheel.DelayScheduler;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,13 +23,12 @@ import java.util.concurrent.atomic.LongAdder;
  * wheel's share (send time minus due time) is reported too, so a late receipt can be blamed.
  * Every message has a sequence number, so <b>lost</b> and <b>duplicated</b> are exact.
  */
-final class DelayedPart implements Traffic {
+final class DelayedPart extends ReceiptCountingTraffic {
 
     private static final String TAG = "d";
     private static final Duration LEAD = Duration.ofSeconds(1);
 
     private final DeliveryLedger ledger;
-    private final ReceiptCounts receipts = new ReceiptCounts();
     private final LatencyRecorder lateness;
     private final LatencyRecorder wheelLateness;
     private final LongAdder withoutDelay = new LongAdder();
@@ -95,15 +92,5 @@ final class DelayedPart implements Traffic {
         if (!chat.hasDelay()) {
             withoutDelay.increment();
         }
-    }
-
-    @Override
-    public void onNotice(LoadClient receiver, long requestId, ServerNotice notice) {
-        receipts.notice(notice);
-    }
-
-    @Override
-    public void onError(LoadClient receiver, long requestId, ErrorReply error) {
-        receipts.error(error);
     }
 }

@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * </ol>
  * Parts 1, 2 and 4 share one pool of {@code --users} chat clients; part 3 opens its own idle pool
  * after the chat pool has closed. Every client shares one event loop group of
- * {@code --io-threads} threads, of the {@link NettyTransport} picked by {@code --epoll}. The generator stops by itself; a child server is stopped on exit.
+ * {@code --io-threads} threads, of the {@link NettyTransport} picked by {@code --epoll}. The
+ * generator stops by itself; a child server is stopped on exit.
  */
 public final class LoadGenerator {
 

@@ -48,10 +48,10 @@ import org.springframework.boot.convert.DurationStyle;
  * @param perSourceAddress connections per loopback source address (127.0.0.x) before the next
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
-        List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users, Duration warmup,
-        Duration duration, Duration latencyDuration, int rate, List<Integer> windows, int broadcastRounds, int connections, Duration hold,
-        int delayed, int delayedSenders, Duration delayedWindow, Duration tick, int ioThreads,
-        boolean epoll, int perSourceAddress) {
+        List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users,
+        Duration warmup, Duration duration, Duration latencyDuration, int rate, List<Integer> windows,
+        int broadcastRounds, int connections, Duration hold, int delayed, int delayedSenders,
+        Duration delayedWindow, Duration tick, int ioThreads, boolean epoll, int perSourceAddress) {
 
     LoadOptions {
         if (parts.isEmpty() || !Set.of(1, 2, 3, 4).containsAll(parts)) {
@@ -113,7 +113,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                         ? concat(serverArgs, QUICK_IDLE_TIMEOUT) : serverArgs),
                 List.copyOf(serverJvmArgs),
                 Long.parseLong(given.getOrDefault("server-pid", "0")),
-                parts(given.getOrDefault("parts", "1,2,3,4")),
+                new TreeSet<>(d.integers("parts", "1,2,3,4", "1,2,3,4")),
                 quick,
                 d.integer("users", 1000, 100),
                 d.duration("warmup", "30s", "1s"),
@@ -134,8 +134,8 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
     }
 
     private static final Set<String> KNOWN = new TreeSet<>(Set.of("host", "port", "server-jar", "server-heap",
-            "server-pid", "parts", "quick", "users", "warmup", "duration", "latency-duration", "rate", "window", "broadcast-rounds",
-            "connections", "hold", "delayed", "delayed-senders", "delayed-window", "tick", "io-threads", "epoll",
+            "server-pid", "parts", "quick", "users", "warmup", "duration", "latency-duration", "rate", "window",
+            "broadcast-rounds", "connections", "hold", "delayed", "delayed-senders", "delayed-window", "tick", "io-threads", "epoll",
             "per-source-address"));
 
     /** In a smoke test, heartbeats every 2 s, so a hold of seconds sees some. */
@@ -145,14 +145,6 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         List<String> all = new ArrayList<>(list);
         all.add(more);
         return all;
-    }
-
-    private static Set<Integer> parts(String list) {
-        Set<Integer> parts = new TreeSet<>();
-        for (String part : list.split(",")) {
-            parts.add(Integer.parseInt(part.trim()));
-        }
-        return parts;
     }
 
     /** Picks the given value, else the quick or the full default. */
@@ -176,7 +168,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--" + name + ": '" + value
-                        + "' (expected: whole numbers separated by commas, e.g. 2000,5000)");
+                        + "' (expected: whole numbers separated by commas)");
             }
             return List.copyOf(list);
         }

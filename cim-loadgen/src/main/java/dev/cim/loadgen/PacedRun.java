@@ -1,8 +1,6 @@
 package dev.cim.loadgen;
 
 import dev.cim.common.protocol.proto.Chat;
-import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.common.protocol.proto.ServerNotice;
 import io.netty.channel.EventLoop;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,16 +17,17 @@ import java.util.concurrent.TimeUnit;
  * {@code start + i / rate}; its latency is measured from that <i>intended</i> time, not from when
  * the sending thread got round to it, so a stall in the generator or the server shows as latency
  * instead of hiding as a slower send (no coordinated omission). The generator's own share, intended
- * time to the moment its event loop wrote the message, is measured too. Receipt time is read first thing
- * when the recipient decodes the frame; both are {@link System#nanoTime()} in this one JVM.
+ * time to the moment its event loop wrote the message, is measured too. Receipt time is read first
+ * thing when the recipient decodes the frame; both are {@link System#nanoTime()} in this one JVM.
  *
  * <p>Each client event loop paces its own clients with a task that sends the messages fallen due
  * and runs again when the next one is due, but at most every 100 µs; so no pacing thread competes
  * with the loops for the two cores, a low rate costs a wake-up per message and a high one a batch
- * per wake-up (a fixed 100 µs tick cost the generator 0.4 of a core even at 500 msg/s). If a loop cannot keep up, it keeps sending late (the lateness counts
- * as latency) until one second past the run, and the messages never offered are reported.
+ * per wake-up (a fixed 100 µs tick cost the generator 0.4 of a core even at 500 msg/s). If a loop
+ * cannot keep up, it keeps sending late (the lateness counts as latency) until one second past the
+ * run, and the messages never offered are reported.
  */
-final class PacedRun implements Traffic {
+final class PacedRun extends ReceiptCountingTraffic {
 
     /**
      * @param rate       messages per second offered
@@ -50,12 +49,13 @@ final class PacedRun implements Traffic {
     private final double rate;
     private final Duration duration;
     private final DeliveryLedger ledger;
-    private final ReceiptCounts receipts = new ReceiptCounts();
     private final LatencyRecorder latency;
     private final LatencyRecorder senderLag;
 
-    /** @param tag names this run in message texts: receipts of other runs are ignored */
-    /** @param rate messages per second, for {@code duration} */
+    /**
+     * @param tag  names this run in message texts: receipts of other runs are ignored
+     * @param rate messages per second, for {@code duration}
+     */
     PacedRun(Pairs pairs, String tag, double rate, Duration duration) {
         this.pairs = pairs;
         this.tag = tag;
@@ -80,9 +80,8 @@ final class PacedRun implements Traffic {
             // Each loop offers its clients' share of the rate, so the shares add up to the rate.
             double share = rate * own.size() / pairs.clients().size();
             long total = Math.max(1, (long) (share * duration.toNanos() / 1e9));
-            LoopPacer pacer = new LoopPacer(own, 1e9 / share, total, start, giveUp, finished);
+            LoopPacer pacer = new LoopPacer(loop, own, 1e9 / share, total, start, giveUp, finished);
             pacers.add(pacer);
-            pacer.loop = loop;
             loop.schedule(pacer, start - System.nanoTime(), TimeUnit.NANOSECONDS);
         });
         finished.await(giveUp - System.nanoTime() + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
@@ -91,16 +90,17 @@ final class PacedRun implements Traffic {
         ledger.awaitAll(Duration.ofSeconds(10));
         CpuMeter.Reading cpuTo = cpu.read();
         pairs.route(Traffic.NONE);
-        return new Result(rate, offered, notOffered, latency.percentiles(), senderLag.percentiles(), ledger, receipts,
-                CpuMeter.perMessage(cpuFrom, cpuTo, ledger.received()));
+        return new Result(rate, offered, notOffered, latency.percentiles(), senderLag.percentiles(), ledger,
+                receipts, CpuMeter.perMessage(cpuFrom, cpuTo, ledger.received()));
     }
 
     /**
-     * Paces the clients of one event loop, on that loop: every tick it sends the messages that fell
-     * due since the last, each from a random client of its own to a random user.
+     * Paces the clients of one event loop, on that loop: each run sends the messages that fell due
+     * since the last, each from a random client of its own to a random user, and schedules the next.
      */
     private final class LoopPacer implements Runnable {
 
+        private final EventLoop loop;
         private final List<LoadClient> own;
         private final double nanosPerMessage;
         private final long start;
@@ -109,10 +109,10 @@ final class PacedRun implements Traffic {
         final long total;
         /** Written on the loop, read after {@code finished}. */
         volatile long sent;
-        EventLoop loop;
 
-        LoopPacer(List<LoadClient> own, double nanosPerMessage, long total, long start, long giveUp,
+        LoopPacer(EventLoop loop, List<LoadClient> own, double nanosPerMessage, long total, long start, long giveUp,
                 CountDownLatch finished) {
+            this.loop = loop;
             this.own = own;
             this.nanosPerMessage = nanosPerMessage;
             this.total = total;
@@ -151,15 +151,5 @@ final class PacedRun implements Traffic {
             latency.record(receivedNanos - token.nanos());
             senderLag.record(token.extra() - token.nanos());
         }
-    }
-
-    @Override
-    public void onNotice(LoadClient receiver, long requestId, ServerNotice notice) {
-        receipts.notice(notice);
-    }
-
-    @Override
-    public void onError(LoadClient receiver, long requestId, ErrorReply error) {
-        receipts.error(error);
     }
 }

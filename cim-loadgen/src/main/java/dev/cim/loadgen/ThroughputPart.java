@@ -8,8 +8,8 @@ import java.util.Locale;
  * Part 1, throughput and latency of private messages between random pairs of logged-in users:
  * first the sustained rate, the best of closed-loop runs ({@link ClosedLoopRun}) with each of the
  * windows asked for, then the latency at 25, 50 and 100 % of it ({@link PacedRun}), each after
- * two seconds of the same traffic that are not counted. Every row says how many messages were lost and duplicated: a rate is only a
- * sustained rate if both are 0.
+ * two seconds of the same traffic that are not counted. Every row says how many messages were lost
+ * and duplicated: a rate is only a sustained rate if both are 0.
  */
 final class ThroughputPart {
 
