@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.springframework.boot.convert.DurationStyle;
 
 /**
  * The settings of one load run, from {@code --name=value} arguments. Every setting has a full-run
@@ -175,7 +174,12 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
 
         Duration duration(String name, String full, String smoke) {
             String value = given.getOrDefault(name, quick ? smoke : full);
-            Duration parsed = DurationStyle.detectAndParse(value);
+            Duration parsed;
+            try {
+                parsed = Durations.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--" + name + ": " + e.getMessage());
+            }
             if (parsed.isNegative() || parsed.isZero()) {
                 throw new IllegalArgumentException("--" + name + ": " + value + " (expected: > 0, e.g. 30s)");
             }

@@ -55,7 +55,7 @@ class CommandParserTest {
     }
 
     @ParameterizedTest(name = "''{0}'' fails with ''{1}''")
-    @CsvSource(delimiter = '|', value = {
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
         ":delay|the text and the delay are missing; usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m",
         ":delay hi|the delay is missing; usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m",
         ":delay hi abc|'abc' is not a delay: expected seconds (5, 1.5) or amounts with units (500ms, 90s, 2m, 1h30m)",

@@ -3,6 +3,7 @@ package dev.cim.common.autoconfigure;
 import dev.cim.common.wheel.DelayScheduler;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -11,9 +12,13 @@ import org.springframework.context.annotation.Bean;
  * Gives every application that depends on {@code cim-common} a {@link DelayScheduler} bean, set by
  * {@link CimWheelProperties}, unless it defines its own. When the context closes, pending jobs keep
  * running at their due times for up to {@code cim.wheel.drain-timeout}; whatever is left then is
- * discarded and logged.
+ * discarded and logged. {@code cim.wheel.enabled=false} turns it off.
+ *
+ * <p>The bean costs no thread until something is scheduled on it: an application that never
+ * schedules never starts the wheel's ticker or workers.
  */
 @AutoConfiguration
+@ConditionalOnBooleanProperty(name = "cim.wheel.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(CimWheelProperties.class)
 public final class CimWheelAutoConfiguration {
 

@@ -10,6 +10,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("cim.wheel")
 public class CimWheelProperties {
 
+    /** Whether to give the application a DelayScheduler bean at all. */
+    private boolean enabled = true;
+
     /** Time between ticks, and so the precision: jobs run at most one tick late. At least 1ms. */
     private Duration tick = Duration.ofMillis(10);
 
@@ -27,6 +30,14 @@ public class CimWheelProperties {
 
     /** How long, when the application stops, pending jobs may still run at their due times before the rest are discarded. */
     private Duration drainTimeout = Duration.ofSeconds(30);
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
 
     public Duration getTick() {
         return tick;

@@ -1,16 +1,19 @@
 package dev.cim.common.net;
 
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
 
 /**
  * The Netty transport to run on: Linux's native epoll where its library loads (the x86-64, aarch64
@@ -18,23 +21,18 @@ import java.util.concurrent.ThreadFactory;
  * and less garbage per read and write than NIO's selector, which matters on a chat path that is
  * mostly small frames. Group and channel types must match, so they come from one place.
  *
- * @param name        {@code "epoll"} or {@code "nio"}, for logs
- * @param factory     makes event loop groups of this transport
- * @param socket      the client socket channel type
+ * @param name         {@code "epoll"} or {@code "nio"}, for logs
+ * @param ioHandler    makes the I/O handler of each event loop (Netty 4.2's split of event loop and
+ *                     transport)
+ * @param socket       the client socket channel type
  * @param serverSocket the listening socket channel type
  */
-public record NettyTransport(String name, GroupFactory factory, Class<? extends SocketChannel> socket,
-        Class<? extends ServerChannel> serverSocket) {
+public record NettyTransport(String name, Supplier<IoHandlerFactory> ioHandler,
+        Class<? extends SocketChannel> socket, Class<? extends ServerChannel> serverSocket) {
 
-    /** Makes an event loop group; {@code threads} 0 means Netty's default, twice the cores. */
-    @FunctionalInterface
-    public interface GroupFactory {
-        EventLoopGroup create(int threads, ThreadFactory threadFactory);
-    }
-
-    private static final NettyTransport EPOLL = new NettyTransport("epoll", EpollEventLoopGroup::new,
+    private static final NettyTransport EPOLL = new NettyTransport("epoll", EpollIoHandler::newFactory,
             EpollSocketChannel.class, EpollServerSocketChannel.class);
-    private static final NettyTransport NIO = new NettyTransport("nio", NioEventLoopGroup::new,
+    private static final NettyTransport NIO = new NettyTransport("nio", NioIoHandler::newFactory,
             NioSocketChannel.class, NioServerSocketChannel.class);
 
     /** Epoll where available, else NIO. */
@@ -47,13 +45,20 @@ public record NettyTransport(String name, GroupFactory factory, Class<? extends 
         return NIO;
     }
 
+    /** {@link #best()} when {@code preferNative}, else {@link #nio()}. */
+    public static NettyTransport of(boolean preferNative) {
+        return preferNative ? best() : NIO;
+    }
+
     /**
-     * @param threads event loops, at least 0 (0: Netty's default)
+     * An event loop group of this transport.
+     *
+     * @param threads event loops, at least 0 (0: Netty's default, twice the cores)
      */
     public EventLoopGroup group(int threads, ThreadFactory threadFactory) {
         if (threads < 0) {
             throw new IllegalArgumentException("threads: " + threads + " (expected: >= 0, 0 for Netty's default)");
         }
-        return factory.create(threads, threadFactory);
+        return new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandler.get());
     }
 }

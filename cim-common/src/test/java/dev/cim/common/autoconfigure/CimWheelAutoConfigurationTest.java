@@ -58,6 +58,14 @@ class CimWheelAutoConfigurationTest {
     }
 
     @Test
+    void enabledFalse_givesNoSchedulerAndNoDrain() {
+        runner.withPropertyValues("cim.wheel.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(DelayScheduler.class);
+            assertThat(context).doesNotHaveBean(DelaySchedulerDrain.class);
+        });
+    }
+
+    @Test
     void aSchedulerOfTheApplication_winsOverTheDefault() {
         runner.withUserConfiguration(OwnScheduler.class).run(context -> {
             assertThat(context).hasSingleBean(DelayScheduler.class);

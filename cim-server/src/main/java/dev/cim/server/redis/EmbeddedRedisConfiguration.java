@@ -2,7 +2,7 @@ package dev.cim.server.redis;
 
 import org.springframework.boot.autoconfigure.AbstractDependsOnBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -19,7 +19,7 @@ class EmbeddedRedisConfiguration {
     static final String BEAN_NAME = "cimEmbeddedRedisServer";
 
     @Bean(name = BEAN_NAME, initMethod = "start", destroyMethod = "close")
-    EmbeddedRedisServer cimEmbeddedRedisServer(RedisProperties redis) {
+    EmbeddedRedisServer cimEmbeddedRedisServer(DataRedisProperties redis) {
         return new EmbeddedRedisServer(redis.getPort());
     }
 
