@@ -6,72 +6,80 @@ import dev.cim.client.command.CommandParser;
 import dev.cim.client.command.DelayFormat;
 import dev.cim.client.console.ChatView;
 import dev.cim.client.console.Console;
-import dev.cim.client.delay.DelayedMessages;
-import dev.cim.client.delay.OutgoingChat;
-import dev.cim.client.net.ServerConnection;
-import dev.cim.common.wheel.PendingJob;
-import dev.cim.common.wheel.ScheduledJob;
-import dev.cim.common.wheel.StopReport;
+import dev.cim.client.console.Inert;
+import dev.cim.client.core.CimClient;
+import dev.cim.client.core.CimException;
+import dev.cim.client.core.ScheduledMessage;
+import dev.cim.client.core.SendReceipt;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
- * The conversation at the console: logs in, then reads lines until {@code :q}, {@code :q!} or the end
- * of input, and carries out each command. A bad line gets a one-line error and the loop goes on.
+ * The conversation at the console: reads lines until {@code :q}, {@code :q!} or the end of input,
+ * and carries out each command through the client library. A bad line gets a one-line error and the
+ * loop goes on; the results of commands are printed when the server answers.
  */
 public final class ChatSession {
 
     /** The commands, for tab completion. */
-    public static final List<String> COMMANDS = List.of(":delay", ":delays", ":cancel", ":olu", ":help", ":q", ":q!");
+    public static final List<String> COMMANDS = List.of(":delay", ":at", ":delays", ":cancel", ":edit", ":move",
+            ":olu", ":help", ":q", ":q!");
 
     static final String HELP = String.join(System.lineSeparator(),
             "commands:",
-            "  <text>                      send to everyone online",
-            "  @user <text>                send to one user (all of their terminals)",
-            "  :delay [@user] <text> <N>   send after a delay N: 5 or 1.5 (seconds), 500ms, 2m, 1h30m",
-            "  :delays                     list the delayed messages waiting to be sent",
-            "  :cancel <id>                cancel a delayed message",
-            "  :olu                        list the users online",
-            "  :help                       this list",
-            "  :q                          quit once the delayed messages waiting are sent",
-            "  :q!                         quit at once, discarding the delayed messages waiting");
+            "  <text>                        send to everyone online",
+            "  @user <text>                  send to one user (all of their terminals)",
+            "  ::<text>                      send a text that starts with ':' (::) sends :))",
+            "  :delay [@user] <text> <N>     send after N: 5 or 1.5 (seconds), 500ms, 2m, 1h30m, 1d",
+            "  :at <time> [@user] <text>     send at a time: 17:30, tomorrow 9:00, 2027-01-05 09:00",
+            "  :delays                       list your scheduled messages (from every terminal)",
+            "  :cancel <n>                   cancel scheduled message #n",
+            "  :edit <n> <text>              replace the text of scheduled message #n",
+            "  :move <n> <delay or time>     send #n at another time: :move 3 10m, :move 3 tomorrow 9:00",
+            "  :olu                          list the users online",
+            "  :help                         this list",
+            "  :q                            quit once the server has confirmed what you sent",
+            "  :q!                           quit at once",
+            "scheduled messages are kept by the server: they are sent at their time even when no client runs");
 
     private final Console console;
     private final ChatView view;
     private final CommandParser parser;
-    private final ServerConnection connection;
-    private final DelayedMessages delayed;
+    private final CimClient client;
     private final Duration quitGrace;
     private final Clock clock;
-    private final DateTimeFormatter time;
 
-    public ChatSession(Console console, ChatView view, CommandParser parser, ServerConnection connection,
-            DelayedMessages delayed, Duration quitGrace, Clock clock) {
+    public ChatSession(Console console, ChatView view, CommandParser parser, CimClient client, Duration quitGrace,
+            Clock clock) {
         this.console = console;
         this.view = view;
         this.parser = parser;
-        this.connection = connection;
-        this.delayed = delayed;
+        this.client = client;
         this.quitGrace = quitGrace;
         this.clock = clock;
-        this.time = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(clock.getZone());
     }
 
     /**
      * Runs the session until the user quits; returns the process exit code. Input is read from the
-     * start, so {@code :q} works and messages typed are held while the server is still out of reach.
+     * start, so {@code :q} works and messages typed are held while the server is out of reach.
      *
      * @param loginRefused called, on another thread, if the server refuses the login: the process
      *        should end, as a wrong password will not be right on the next attempt either
      */
     public int run(Runnable loginRefused) throws InterruptedException {
-        connection.connect().thenAccept(outcome -> {
-            if (!outcome.accepted()) {
+        client.connect().whenComplete((login, failure) -> {
+            if (failure != null && cause(failure) instanceof CimException e
+                    && e.reason() == CimException.Reason.LOGIN_REFUSED) {
                 loginRefused.run();
             }
         });
@@ -93,74 +101,151 @@ public final class ChatSession {
                 continue;
             }
             if (command instanceof Command.Quit quit) {
-                return quit(quit.discardPending());
+                return quit(quit.now());
             }
             execute(command);
         }
     }
 
     private void execute(Command command) {
-        if (command instanceof Command.Send send) {
-            connection.send(OutgoingChat.now(send.to(), send.text()));
-        } else if (command instanceof Command.Delay delay) {
-            schedule(delay);
-        } else if (command instanceof Command.ListDelays) {
-            listDelays();
-        } else if (command instanceof Command.Cancel cancel) {
-            view.info(delayed.cancel(cancel.id()));
-        } else if (command instanceof Command.OnlineUsers) {
-            connection.requestOnlineUsers();
-        } else if (command instanceof Command.Help) {
-            view.info(HELP);
-        }
-    }
-
-    private void schedule(Command.Delay delay) {
-        try {
-            ScheduledJob job = delayed.schedule(delay.to(), delay.text(), delay.delay());
-            view.info("delayed message #" + job.id() + " to " + delay.to() + " will be sent at " + time.format(job.dueAt())
-                    + " (in " + DelayFormat.format(delay.delay()) + ")");
-        } catch (IllegalArgumentException | RejectedExecutionException refused) {
-            view.error("cannot delay the message: " + refused.getMessage());
-        }
-    }
-
-    private void listDelays() {
-        List<PendingJob> waiting = delayed.pending();
-        if (waiting.isEmpty()) {
-            view.info("no delayed messages waiting");
+        if (command instanceof Command.Nothing) {
             return;
         }
-        Instant now = clock.instant();
-        view.info(count(waiting.size(), "delayed message") + " waiting:");
-        for (PendingJob job : waiting) {
-            Duration left = Duration.between(now, job.dueAt());
-            view.info("  #" + job.id() + "  due " + time.format(job.dueAt())
-                    + " (in " + DelayFormat.format(left.isNegative() ? Duration.ZERO : left) + ")  " + job.description());
+        if (command instanceof Command.Send send) {
+            client.send(send.to(), send.text()).whenComplete((receipt, failure) -> {
+                if (failure != null) {
+                    view.error("not sent: " + cause(failure).getMessage());
+                } else if (receipt.outcome() == SendReceipt.Outcome.STORED) {
+                    view.info(Inert.line(receipt.storedFor()) + " is offline: the message waits in their inbox for their next login");
+                }
+            });
+        } else if (command instanceof Command.Delay delay) {
+            scheduled(client.schedule(delay.to(), delay.text(), delay.delay()));
+        } else if (command instanceof Command.At at) {
+            scheduled(client.schedule(at.to(), at.text(), at.when().toInstant()));
+        } else if (command instanceof Command.ListDelays) {
+            listScheduled();
+        } else if (command instanceof Command.Cancel cancel) {
+            byNumber(cancel.number(), message -> client.cancel(message.id()).whenComplete((cancelled, failure) ->
+                    report(failure, "cancelled scheduled message #" + cancel.number())));
+        } else if (command instanceof Command.Edit edit) {
+            byNumber(edit.number(), message -> client.edit(message.id(), edit.text()).whenComplete((edited, failure) ->
+                    report(failure, "scheduled message #" + edit.number() + " now says: "
+                            + (edited == null ? "" : Inert.text(edited.text())))));
+        } else if (command instanceof Command.Move move) {
+            byNumber(move.number(), message -> {
+                CompletableFuture<ScheduledMessage> moving = move.delay() != null
+                        ? client.move(message.id(), move.delay()) : client.move(message.id(), move.when().toInstant());
+                moving.whenComplete((moved, failure) -> report(failure, "scheduled message #" + move.number()
+                        + " will be sent at " + (moved == null ? "" : view.when(moved.dueAt()))));
+            });
+        } else if (command instanceof Command.OnlineUsers) {
+            client.onlineUsers().whenComplete((users, failure) -> {
+                if (failure != null) {
+                    view.error("cannot list the users online: " + cause(failure).getMessage());
+                } else {
+                    view.onlineUsers(users);
+                }
+            });
+        } else if (command instanceof Command.Help) {
+            view.info(HELP);
+            return;
+        }
+        if (!client.isConnected()) {
+            view.info("(not connected: this is done when the connection is back)");
         }
     }
 
-    private int quit(boolean discard) throws InterruptedException {
-        if (discard) {
-            int dropped = delayed.discardAll().discarded().size();
-            if (dropped > 0) {
-                view.info("discarded " + count(dropped, "delayed message"));
+    private void listScheduled() {
+        client.scheduled().whenComplete((messages, failure) -> {
+            if (failure != null) {
+                view.error("cannot list the scheduled messages: " + cause(failure).getMessage());
+            } else if (messages.isEmpty()) {
+                view.info("no scheduled messages");
+            } else {
+                view.info(count(messages.size(), "scheduled message") + ":");
+                messages.forEach(view::scheduled);
             }
-        } else if (delayed.count() > 0) {
-            Instant last = delayed.last().map(ScheduledJob::dueAt).orElse(clock.instant());
-            view.info("waiting for " + count(delayed.count(), "delayed message") + " to be sent, the last at "
-                    + time.format(last) + " (press Ctrl-C to give up):");
-            listDelays();
-            Duration untilLast = Duration.between(clock.instant(), last);
-            StopReport report = delayed.sendAllThenStop((untilLast.isNegative() ? Duration.ZERO : untilLast).plus(quitGrace));
-            report.discarded().forEach(job -> view.error("not sent: #" + job.id() + " " + job.description()));
+        });
+    }
+
+    private void scheduled(CompletableFuture<ScheduledMessage> registration) {
+        registration.whenComplete((message, failure) -> {
+            if (failure != null) {
+                view.error("not scheduled: " + cause(failure).getMessage());
+                return;
+            }
+            Duration in = Duration.between(clock.instant(), message.dueAt());
+            view.info("scheduled message #" + message.number() + " to " + message.recipient() + " will be sent at "
+                    + view.when(message.dueAt()) + " (in " + DelayFormat.rounded(in)
+                    + "); it is kept by the server");
+        });
+    }
+
+    /** Finds scheduled message {@code number} in the server's list, then does {@code action} with it. */
+    private void byNumber(long number, Consumer<ScheduledMessage> action) {
+        client.scheduled().whenComplete((messages, failure) -> {
+            if (failure != null) {
+                view.error("cannot reach the scheduled messages: " + cause(failure).getMessage());
+                return;
+            }
+            Optional<ScheduledMessage> found = messages.stream().filter(m -> m.number() == number).findFirst();
+            if (found.isEmpty()) {
+                view.error("no scheduled message #" + number + " (sent or cancelled already? :delays lists them)");
+                return;
+            }
+            action.accept(found.get());
+        });
+    }
+
+    private void report(Throwable failure, String success) {
+        if (failure != null) {
+            view.error(cause(failure).getMessage());
+        } else {
+            view.info(success);
         }
-        int unanswered = connection.awaitAnswered(discard ? Duration.ZERO : quitGrace);
-        if (unanswered > 0) {
-            view.error(count(unanswered, "message") + (unanswered == 1 ? " was" : " were") + " not confirmed by the server");
+    }
+
+    private int quit(boolean now) throws InterruptedException {
+        int scheduled = scheduledCount();
+        if (scheduled > 0) {
+            view.info(count(scheduled, "scheduled message") + " stay" + (scheduled == 1 ? "s" : "")
+                    + " on the server and will be sent at " + (scheduled == 1 ? "its" : "their") + " time");
+        }
+        int unanswered = 0;
+        if (!now) {
+            try {
+                client.allAnswered().get(quitGrace.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                // counted below
+            }
+            unanswered = client.unanswered();
+            if (unanswered > 0) {
+                view.error(count(unanswered, "message") + (unanswered == 1 ? " was" : " were")
+                        + " not confirmed by the server");
+            }
         }
         view.info("bye");
-        return discard || unanswered == 0 ? 0 : 3;
+        return now || unanswered == 0 ? 0 : 3;
+    }
+
+    private int scheduledCount() throws InterruptedException {
+        if (!client.isConnected()) {
+            return 0;
+        }
+        try {
+            return client.scheduled().get(2, TimeUnit.SECONDS).size();
+        } catch (ExecutionException | TimeoutException e) {
+            return 0;
+        }
+    }
+
+    private static Throwable cause(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
     /** "1 message", "2 messages". */

@@ -1,6 +1,6 @@
 package dev.cim.client;
 
-import dev.cim.common.protocol.ChatMessage;
+import dev.cim.common.protocol.ChatRules;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Settings of the console client, under {@code cim}: who logs in ({@code cim.user.*}), where
  * ({@code cim.server.*}), and how the client behaves ({@code cim.client.*}). On the command line:
- * {@code --cim.user.name=alice --cim.user.password=secret --cim.server.port=9000}.
+ * {@code --cim.user.name=alice --cim.server.addresses=127.0.0.1:9000,127.0.0.1:9001}; in the
+ * environment: {@code CIM_USER_PASSWORD=...}.
  */
 @ConfigurationProperties("cim")
 public class CimClientProperties {
@@ -35,8 +36,14 @@ public class CimClientProperties {
         /** The user name: 1 to 32 of A-Z a-z 0-9 _ - . ; required. */
         private String name;
 
-        /** The password; required. */
+        /**
+         * The password. Better not on the command line (other users of the machine can read it there):
+         * in the environment as CIM_USER_PASSWORD, in a file (password-file), or typed at the prompt.
+         */
         private String password;
+
+        /** A file whose first line is the password. */
+        private Path passwordFile;
 
         public String getName() {
             return name;
@@ -53,16 +60,35 @@ public class CimClientProperties {
         public void setPassword(String password) {
             this.password = password;
         }
+
+        public Path getPasswordFile() {
+            return passwordFile;
+        }
+
+        public void setPasswordFile(Path passwordFile) {
+            this.passwordFile = passwordFile;
+        }
     }
 
-    /** The server to connect to. */
+    /** The servers to connect to. */
     public static class Server {
 
-        /** Host name or address of the cim server. */
+        /** The servers, host:port[,host:port...], tried in turn; when empty, host and port below. */
+        private String addresses = "";
+
+        /** Host name or address of the cim server, when addresses is empty. */
         private String host = "127.0.0.1";
 
-        /** TCP port of the cim server. */
+        /** TCP port of the cim server, when addresses is empty. */
         private int port = 9000;
+
+        public String getAddresses() {
+            return addresses;
+        }
+
+        public void setAddresses(String addresses) {
+            this.addresses = addresses;
+        }
 
         public String getHost() {
             return host;
@@ -79,28 +105,42 @@ public class CimClientProperties {
         public void setPort(int port) {
             this.port = port;
         }
+
+        /** The servers to try: {@code addresses}, or {@code host:port}. */
+        public String effectiveAddresses() {
+            return addresses == null || addresses.isBlank() ? host + ":" + port : addresses;
+        }
     }
 
     /** How the client behaves. */
     public static class Client {
 
-        /** The longest delay {@code :delay} accepts. */
-        private Duration maxDelay = Duration.ofDays(30);
+        /** The longest delay :delay, :at and :move accept (the server may accept less, and says so). */
+        private Duration maxDelay = Duration.ofDays(400);
 
         /** The most characters in one message. */
-        private int maxMessageLength = ChatMessage.MAX_TEXT_LENGTH;
+        private int maxMessageLength = ChatRules.MAX_TEXT_LENGTH;
 
-        /** The first wait before reconnecting after the connection is lost; doubles on each failure. */
+        /** The first wait before reconnecting after the connection is lost; grows on each failure. */
         private Duration reconnectInitialBackoff = Duration.ofMillis(200);
 
         /** The longest wait between reconnection attempts. */
         private Duration reconnectMaxBackoff = Duration.ofSeconds(5);
 
-        /** How long {@code :q} waits, after the last delayed message is due, for everything to be sent and acknowledged. */
+        /** How long :q waits for the server to confirm the messages sent. */
         private Duration quitGrace = Duration.ofSeconds(30);
+
+        /** How far ahead this client holds jobs for the user's scheduled messages. */
+        private Duration nearWindow = Duration.ofHours(1);
 
         /** Where the terminal keeps the history of typed lines. */
         private Path historyFile = Path.of(System.getProperty("user.home"), ".cim_history");
+
+        /** Where the client keeps the ids of the messages it has shown (so none is shown twice after a restart). */
+        private Path stateDir = Path.of(System.getProperty("user.home"), ".cim", "client");
+
+        /** The time zone of :at and of the times shown; empty for the system's. */
+        private String timeZone = "";
 
         public Duration getMaxDelay() {
             return maxDelay;
@@ -142,12 +182,36 @@ public class CimClientProperties {
             this.quitGrace = quitGrace;
         }
 
+        public Duration getNearWindow() {
+            return nearWindow;
+        }
+
+        public void setNearWindow(Duration nearWindow) {
+            this.nearWindow = nearWindow;
+        }
+
         public Path getHistoryFile() {
             return historyFile;
         }
 
         public void setHistoryFile(Path historyFile) {
             this.historyFile = historyFile;
+        }
+
+        public Path getStateDir() {
+            return stateDir;
+        }
+
+        public void setStateDir(Path stateDir) {
+            this.stateDir = stateDir;
+        }
+
+        public String getTimeZone() {
+            return timeZone;
+        }
+
+        public void setTimeZone(String timeZone) {
+            this.timeZone = timeZone;
         }
     }
 }

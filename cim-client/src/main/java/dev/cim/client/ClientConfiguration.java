@@ -5,11 +5,18 @@ import dev.cim.client.console.ChatView;
 import dev.cim.client.console.Console;
 import dev.cim.client.console.PipedConsole;
 import dev.cim.client.console.TerminalConsole;
-import dev.cim.client.delay.DelayedMessages;
-import dev.cim.client.net.ServerConnection;
+import dev.cim.client.core.CimClient;
+import dev.cim.client.core.SeenIds;
 import dev.cim.common.protocol.UserNames;
 import dev.cim.common.wheel.DelayScheduler;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,6 +25,9 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(CimClientProperties.class)
 class ClientConfiguration {
+
+    /** The ids of shown messages kept per user, so none is shown twice after a restart. */
+    private static final int SEEN_IDS = 10_000;
 
     /** A JLine terminal when there is one; plain lines when input or output is piped. */
     @Bean
@@ -29,43 +39,80 @@ class ClientConfiguration {
     }
 
     @Bean
-    ChatView chatView(Console console, Clock clock) {
-        return new ChatView(console, clock.getZone());
+    Clock clock(CimClientProperties properties) {
+        String zone = properties.getClient().getTimeZone();
+        if (zone == null || zone.isBlank()) {
+            return Clock.systemDefaultZone();
+        }
+        try {
+            return Clock.system(ZoneId.of(zone));
+        } catch (DateTimeException e) {
+            throw new ClientSetupException("cim.client.time-zone: '" + zone + "' is not a time zone "
+                    + "(expected: a region such as Europe/Paris, or an offset such as +02:00)");
+        }
     }
 
     @Bean
-    Clock clock() {
-        return Clock.systemDefaultZone();
+    ChatView chatView(Console console, Clock clock, CimClientProperties properties) {
+        return new ChatView(console, clock, properties.getUser().getName());
     }
 
     @Bean
-    CommandParser commandParser(CimClientProperties properties) {
-        return new CommandParser(properties.getClient().getMaxDelay(), properties.getClient().getMaxMessageLength());
+    CommandParser commandParser(CimClientProperties properties, Clock clock) {
+        return new CommandParser(properties.getClient().getMaxDelay(), properties.getClient().getMaxMessageLength(), clock);
     }
 
-    @Bean
-    ServerConnection serverConnection(CimClientProperties properties, ChatView view) {
+    @Bean(destroyMethod = "close")
+    CimClient cimClient(CimClientProperties properties, ChatView view, Console console, DelayScheduler wheel) {
         CimClientProperties.User user = properties.getUser();
         UserNames.problem(user.getName()).ifPresent(problem -> {
-            throw new ClientSetupException("cim.user.name: " + problem
-                    + "; start the client with --cim.user.name=<name> --cim.user.password=<password>");
+            throw new ClientSetupException("cim.user.name: " + problem + "; start the client with --cim.user.name=<name>");
         });
-        if (user.getPassword() == null || user.getPassword().isEmpty()) {
-            throw new ClientSetupException("cim.user.password is required; start the client with --cim.user.password=<password>");
-        }
         CimClientProperties.Client client = properties.getClient();
-        return new ServerConnection(properties.getServer().getHost(), properties.getServer().getPort(), user.getName(),
-                user.getPassword(), view, client.getReconnectInitialBackoff(), client.getReconnectMaxBackoff());
+        try {
+            return CimClient.builder()
+                    .addresses(properties.getServer().effectiveAddresses())
+                    .user(user.getName())
+                    .password(password(user, console))
+                    .listener(new ConsoleListener(view, user.getName()))
+                    .scheduler(wheel)
+                    .seenIds(SeenIds.file(client.getStateDir().resolve(user.getName()).resolve("seen-ids"), SEEN_IDS))
+                    .reconnectBackoff(client.getReconnectInitialBackoff(), client.getReconnectMaxBackoff())
+                    .nearWindow(client.getNearWindow())
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new ClientSetupException(e.getMessage());
+        }
+    }
+
+    /** The password: the setting (say, CIM_USER_PASSWORD), else the password file, else a prompt on a terminal. */
+    private static String password(CimClientProperties.User user, Console console) {
+        if (user.getPassword() != null && !user.getPassword().isEmpty()) {
+            return user.getPassword();
+        }
+        Path file = user.getPasswordFile();
+        if (file != null) {
+            try {
+                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                if (!lines.isEmpty() && !lines.get(0).isEmpty()) {
+                    return lines.get(0);
+                }
+                throw new ClientSetupException("cim.user.password-file: " + file + " is empty (expected: the password on its first line)");
+            } catch (IOException e) {
+                throw new ClientSetupException("cim.user.password-file: cannot read " + file + " (" + e.getMessage() + ")");
+            }
+        }
+        String typed = console.readPassword("password for " + user.getName() + ": ");
+        if (typed == null || typed.isEmpty()) {
+            throw new ClientSetupException("no password for " + user.getName() + " (expected: typed at the prompt, "
+                    + "or CIM_USER_PASSWORD in the environment, or --cim.user.password-file=<file>)");
+        }
+        return typed;
     }
 
     @Bean
-    DelayedMessages delayedMessages(DelayScheduler wheel, ServerConnection connection, ChatView view) {
-        return new DelayedMessages(wheel, connection, view::info);
-    }
-
-    @Bean
-    ChatSession chatSession(Console console, ChatView view, CommandParser parser, ServerConnection connection,
-            DelayedMessages delayed, CimClientProperties properties, Clock clock) {
-        return new ChatSession(console, view, parser, connection, delayed, properties.getClient().getQuitGrace(), clock);
+    ChatSession chatSession(Console console, ChatView view, CommandParser parser, CimClient client,
+            CimClientProperties properties, Clock clock) {
+        return new ChatSession(console, view, parser, client, properties.getClient().getQuitGrace(), clock);
     }
 }

@@ -2,6 +2,8 @@ package dev.cim.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cim.client.core.CimClient;
+import dev.cim.client.core.Recipient;
 import dev.cim.e2e.JavaProcess.Line;
 import java.time.Duration;
 import java.util.List;
@@ -65,7 +67,7 @@ class ChatEndToEndIT {
                     .isGreaterThanOrEqualTo(Duration.ofSeconds(2))
                     .isLessThanOrEqualTo(Duration.ofSeconds(3));
         }
-        alice.await("sent delayed message #", WAIT);
+        alice.await("was sent", WAIT);
     }
 
     @Test
@@ -83,51 +85,74 @@ class ChatEndToEndIT {
     }
 
     @Test
-    void cancel_stopsADelayedMessage() throws Exception {
+    void cancel_stopsAScheduledMessage() throws Exception {
         JavaProcess alice = cim.client("alice5");
         JavaProcess bob = cim.client("bob5");
 
         alice.type(":delay this never arrives 2");
         long id = idIn(alice.await("will be sent at", WAIT).text());
         alice.type(":delays");
-        alice.await("#" + id + "  due", WAIT);
+        alice.await("#" + id + "  ", WAIT);
         alice.type(":cancel " + id);
-        alice.await("cancelled delayed message #" + id, WAIT);
+        alice.await("cancelled scheduled message #" + id, WAIT);
         alice.type(":delay this one does 3");
 
-        assertThat(texts(bob.until(line -> line.contains("this one does"), WAIT, "the second delayed message")))
+        assertThat(texts(bob.until(line -> line.contains("this one does"), WAIT, "the second scheduled message")))
                 .noneMatch(line -> line.contains("never arrives"));
         alice.type(":cancel " + id);
-        alice.await("no delayed message #" + id + " is waiting", WAIT);
+        alice.await("error: no scheduled message #" + id, WAIT);
     }
 
     @Test
-    void quit_withDelayedMessagesPending_waitsUntilTheyAreSentThenExits() throws Exception {
+    void quit_leavesScheduledMessagesWithTheServer_whichSendsThemAtTheirTime() throws Exception {
         JavaProcess alice = cim.client("alice6");
         JavaProcess bob = cim.client("bob6");
 
-        alice.type(":delay first of two 1");
-        long typed = alice.type(":delay second of two 2");
-        alice.await("(in 2s)", WAIT);
-        alice.type(":q");
+        alice.type(":delay first of two 2");
+        alice.type(":delay @bob6 second of two 3");
+        alice.await("(in 2s", WAIT);
+        alice.await("(in 3s", WAIT);
+        long quit = alice.type(":q");
 
-        alice.await("waiting for 2 delayed messages to be sent", WAIT);
-        bob.await("alice6 (delayed 1s): first of two", WAIT);
-        bob.await("alice6 (delayed 2s): second of two", WAIT);
+        alice.await("2 scheduled messages stay on the server", WAIT);
         assertThat(alice.awaitExit(WAIT)).isZero();
-        assertThat(Duration.ofNanos(System.nanoTime() - typed)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        Line first = bob.await("alice6 (delayed 2s): first of two", WAIT);
+        bob.await("alice6 to you (delayed 3s): second of two", WAIT);
+        assertThat(first.nanos()).as("sent after alice had left").isGreaterThan(quit);
     }
 
     @Test
-    void quitBang_discardsDelayedMessagesAndExitsAtOnce() throws Exception {
+    void quitBang_exitsAtOnce_andTheScheduledMessageStays() throws Exception {
         JavaProcess alice = cim.client("alice10");
 
-        alice.type(":delay dropped 1h");
+        alice.type(":delay kept 1h");
         alice.await("will be sent at", WAIT);
         alice.type(":q!");
 
-        alice.await("discarded 1 delayed message", WAIT);
+        alice.await("1 scheduled message stays on the server", WAIT);
         assertThat(alice.awaitExit(WAIT)).isZero();
+        JavaProcess again = cim.client("alice10");
+        again.type(":delays");
+        again.await("to everyone  kept", WAIT);
+    }
+
+    @Test
+    void editAndMove_fromAnotherTerminal_changeTheMessage_andTheFirstTerminalIsTold() throws Exception {
+        JavaProcess alice = cim.client("alice13");
+        JavaProcess aliceElsewhere = cim.client("alice13");
+        JavaProcess bob = cim.client("bob13");
+
+        alice.type(":delay @bob13 original text 1h");
+        long id = idIn(alice.await("will be sent at", WAIT).text());
+        aliceElsewhere.await("was scheduled on another terminal", WAIT);
+        aliceElsewhere.type(":edit " + id + " edited text");
+        aliceElsewhere.await("now says: edited text", WAIT);
+        alice.await("was changed on another terminal", WAIT);
+        aliceElsewhere.type(":move " + id + " 2");
+        aliceElsewhere.await("will be sent at", WAIT);
+
+        bob.await("alice13 to you (delayed 2s): edited text", WAIT);
+        alice.await("#" + id + " to @bob13 was sent", WAIT);
     }
 
     @Test
@@ -142,7 +167,7 @@ class ChatEndToEndIT {
         alice.type("@bob7 second, while you were away");
         alice.type(":delay @bob7 third, delayed 1");
 
-        alice.await("sent delayed message #", WAIT);
+        alice.await("was sent", WAIT);
         JavaProcess bobAgain = cim.client("bob7");
         bobAgain.await("alice7 to you: first, while you were away", WAIT);
         bobAgain.await("alice7 to you: second, while you were away", WAIT);
@@ -159,8 +184,11 @@ class ChatEndToEndIT {
             {":delay hi abc", "error: 'abc' is not a delay"},
             {":delay hi -5", "error: the delay must not be negative"},
             {":delay hi 5x", "error: '5x' is not a delay"},
-            {":delay hi 31d", "error: the delay 31d is over the maximum of 30d (cim.client.max-delay)"},
-            {":cancel 999", "no delayed message #999 is waiting"},
+            {":delay hi 401d", "error: the delay 401d is over the maximum of 400d (cim.client.max-delay)"},
+            {":at 25:00 hi", "error: '25:00' is not a time of day"},
+            {":at 2020-01-01 10:00 hi", "error: 2020-01-01 10:00 has passed"},
+            {":cancel 999", "error: no scheduled message #999"},
+            {":q now", "error: :q takes no arguments"},
             {":frobnicate", "error: unknown command :frobnicate"},
             {"@nobody8 hi", "error:"},
             {"x".repeat(4001), "error: the message is 4001 characters long; the maximum is 4000"},
@@ -172,7 +200,7 @@ class ChatEndToEndIT {
         }
         alice.type("");
         alice.type(":delays");
-        assertThat(texts(alice.until(line -> line.contains("no delayed messages waiting"), WAIT, ":delays")))
+        assertThat(texts(alice.until(line -> line.contains("no scheduled messages"), WAIT, ":delays")))
                 .as("an empty line prints nothing").hasSize(1);
 
         alice.type("still here");
@@ -186,6 +214,7 @@ class ChatEndToEndIT {
         first.awaitExit(WAIT);
 
         JavaProcess impostor = cim.startClient("alice9", "--cim.user.password=not-the-password");
+        // (on the command line here only because it is the wrong one: the setting wins over the environment)
 
         impostor.await("error: login refused", CimSystem.START);
         assertThat(impostor.awaitExit(WAIT)).isEqualTo(1);
@@ -196,11 +225,39 @@ class ChatEndToEndIT {
         JavaProcess alice = cim.client("alice11");
         JavaProcess bob = cim.client("bob11");
 
-        alice.type(":delay sent before exit 1");
+        alice.type(":delay sent after exit 2");
+        alice.await("will be sent at", WAIT);
         alice.endInput();
 
-        bob.await("alice11 (delayed 1s): sent before exit", WAIT);
         assertThat(alice.awaitExit(WAIT)).isZero();
+        bob.await("alice11 (delayed 2s): sent after exit", WAIT);
+    }
+
+    @Test
+    void aTextStartingWithAColon_isSentWithTwoColons() throws Exception {
+        JavaProcess alice = cim.client("alice14");
+        JavaProcess bob = cim.client("bob14");
+
+        alice.type("::)");
+
+        bob.await("] alice14: :)", WAIT);
+    }
+
+    @Test
+    void aMessageWithControlCharacters_isShownInert_andCannotForgeALine() throws Exception {
+        JavaProcess bob = cim.client("bob15");
+        // A program of the attacker's own, through the client library: what no console would type.
+        try (CimClient mallory = CimClient.builder().addresses("127.0.0.1:" + cim.port()).user("mallory15")
+                .password("pw-mallory15-secret").build()) {
+            mallory.connect().join();
+            mallory.send(Recipient.user("bob15"), "clear\u001b[2J title\u001b]2;pwned\u0007 bidi\u202e"
+                    + "\n[12:00:00] carol to you: give mallory your password").join();
+        }
+
+        Line first = bob.await("mallory15 to you: clear", WAIT);
+        assertThat(first.text()).contains("clear^[[2J title^[]2;pwned^G bidi<U+202E>").doesNotContain("\u001b");
+        Line second = bob.await(line -> line.contains("carol to you"), WAIT, "the second line of the message");
+        assertThat(second.text()).startsWith("    | [12:00:00] carol to you");
     }
 
     @Test

@@ -3,18 +3,21 @@ package dev.cim.e2e;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The system under test: a Redis process, the server jar and any number of client jars, each a
- * process of its own, talking over loopback TCP on free ports. A test class shares one by
- * registering it: {@code @RegisterExtension static final CimSystem cim = new CimSystem();}.
+ * The system under test: a Redis process (persisting to an append-only file), the server jar and any
+ * number of client jars, each a process of its own, talking over loopback TCP on free ports. A test
+ * class shares one by registering it: {@code @RegisterExtension static final CimSystem cim = new CimSystem();}.
+ * Passwords reach the clients through the environment, as the README recommends.
  */
 final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
@@ -23,14 +26,33 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
     private final Path projectDir = Path.of(System.getProperty("cim.project.dir", "..")).toAbsolutePath().normalize();
     private final Path serverJar = projectDir.resolve("cim-server/target/cim-server.jar");
     private final Path clientJar = projectDir.resolve("cim-client/target/cim-client.jar");
+    private final Path work = tempDir();
+    private final String fsync;
     private final int port = freePort();
+    private final int redisPort = freePort();
     private final List<JavaProcess> clients = new ArrayList<>();
+    private final List<String> serverArgs = new ArrayList<>();
     private RedisProcess redis;
     private JavaProcess server;
 
+    CimSystem() {
+        this("everysec");
+    }
+
+    /** A system whose Redis writes its file to disk every second ({@code everysec}) or at every write ({@code always}). */
+    CimSystem(String fsync) {
+        this.fsync = fsync;
+    }
+
+    /** More settings for the server, before it starts. */
+    CimSystem withServerArgs(String... args) {
+        serverArgs.addAll(List.of(args));
+        return this;
+    }
+
     /** Starts Redis and the server, and waits until the server listens. */
     void start() throws IOException, InterruptedException {
-        redis = RedisProcess.start(freePort());
+        startRedis();
         startServer();
     }
 
@@ -44,14 +66,26 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
         close();
     }
 
+    /** Starts Redis (again) on its port and data directory. */
+    void startRedis() throws IOException, InterruptedException {
+        redis = RedisProcess.start(redisPort, work.resolve("redis"), fsync);
+    }
+
+    RedisProcess redis() {
+        return redis;
+    }
+
     /** Starts the server and waits until it listens. */
     void startServer() throws IOException, InterruptedException {
-        server = JavaProcess.start("cim-server", serverJar, List.of(
+        List<String> args = new ArrayList<>(List.of(
                 "--cim.server.port=" + port,
                 "--cim.server.node-id=e2e",
                 "--cim.server.accounts.bcrypt-strength=4", // hashing cost is not under test here
-                "--cim.redis.embedded=false",
-                "--spring.data.redis.port=" + redis.port));
+                "--cim.server.redis.embedded=false",
+                "--spring.data.redis.port=" + redisPort,
+                "--management.server.port=" + freePort()));
+        args.addAll(serverArgs);
+        server = JavaProcess.start("cim-server", serverJar, args);
         server.await("listening on", START);
     }
 
@@ -71,29 +105,36 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
 
     /** Starts a client for {@code user} (password "pw-" + user) without waiting for its login. */
     JavaProcess startClient(String user, String... extraArgs) throws IOException {
-        JavaProcess client = JavaProcess.start("client " + user, clientJar, clientArgs(user, extraArgs));
+        JavaProcess client = JavaProcess.start("client " + user, clientJar, clientArgs(user, extraArgs),
+                Map.of("CIM_USER_PASSWORD", password(user)));
         clients.add(client);
         return client;
     }
 
+    static String password(String user) {
+        return "pw-" + user + "-secret";
+    }
+
     /** The whole command line that starts a client for {@code user}, for running it elsewhere (a terminal). */
     List<String> clientCommand(String user, String... extraArgs) {
-        return JavaProcess.command(clientJar, clientArgs(user, extraArgs));
+        List<String> command = new ArrayList<>(List.of("env", "CIM_USER_PASSWORD=" + password(user)));
+        command.addAll(JavaProcess.command(clientJar, clientArgs(user, extraArgs)));
+        return command;
     }
 
     private List<String> clientArgs(String user, String... extraArgs) {
         List<String> args = new ArrayList<>(List.of(
                 "--cim.user.name=" + user,
-                "--cim.user.password=pw-" + user,
                 "--cim.server.port=" + port,
-                "--cim.client.reconnect-max-backoff=500ms"));
+                "--cim.client.reconnect-max-backoff=500ms",
+                "--cim.client.state-dir=" + work.resolve("clients")));
         args.addAll(List.of(extraArgs));
         return args;
     }
 
     /** Starts a client for {@code user} and waits until it is logged in. */
-    JavaProcess client(String user) throws IOException, InterruptedException {
-        JavaProcess client = startClient(user);
+    JavaProcess client(String user, String... extraArgs) throws IOException, InterruptedException {
+        JavaProcess client = startClient(user, extraArgs);
         client.await("logged in as " + user, START);
         return client;
     }
@@ -111,9 +152,17 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
         }
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path tempDir() {
+        try {
+            return Files.createTempDirectory("cim-e2e-");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

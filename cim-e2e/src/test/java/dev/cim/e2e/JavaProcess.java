@@ -22,10 +22,10 @@ import java.util.function.Predicate;
  * A built jar running as a separate JVM: its standard output read line by line, with the
  * {@link System#nanoTime()} at which each line arrived, and its standard input writable.
  */
-final class JavaProcess implements AutoCloseable {
+public final class JavaProcess implements AutoCloseable {
 
     /** One line of output and when it was read. */
-    record Line(String text, long nanos) {
+    public record Line(String text, long nanos) {
     }
 
     private final String name;
@@ -44,12 +44,32 @@ final class JavaProcess implements AutoCloseable {
     }
 
     /** Starts {@code java -jar jar args...}, with standard error merged into standard output. */
-    static JavaProcess start(String name, Path jar, List<String> args) throws IOException {
+    public static JavaProcess start(String name, Path jar, List<String> args) throws IOException {
+        return start(name, jar, args, java.util.Map.of());
+    }
+
+    /** Like {@link #start(String, Path, List)}, with more environment variables. */
+    public static JavaProcess start(String name, Path jar, List<String> args, java.util.Map<String, String> env)
+            throws IOException {
         if (!Files.isRegularFile(jar)) {
-            fail(jar + " is missing: these tests run the packaged jars, so run them with 'mvn -B verify'");
+            fail(jar + " is missing: these tests run the packaged jars, so run them with './mvnw -B verify'");
         }
-        Process process = new ProcessBuilder(command(jar, args)).redirectErrorStream(true).start();
-        return new JavaProcess(name, process);
+        ProcessBuilder builder = new ProcessBuilder(command(jar, args)).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        return new JavaProcess(name, builder.start());
+    }
+
+    /** Starts {@code java -cp classpath mainClass args...}: a program of the tests' own, in a JVM of its own. */
+    public static JavaProcess startMain(String name, Class<?> main, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(args);
+        return new JavaProcess(name, new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /** The process, for signals. */
+    public ProcessHandle handle() {
+        return process.toHandle();
     }
 
     /** {@code java -jar jar args...} with this JVM's java and settings for short-lived processes. */
@@ -79,7 +99,7 @@ final class JavaProcess implements AutoCloseable {
     }
 
     /** Types one line, as a user would, and returns the nanoTime just before it was written. */
-    long type(String line) throws IOException {
+    public long type(String line) throws IOException {
         long before = System.nanoTime();
         stdin.write(line);
         stdin.write('\n');
@@ -88,7 +108,7 @@ final class JavaProcess implements AutoCloseable {
     }
 
     /** Closes standard input: the end of input. */
-    void endInput() throws IOException {
+    public void endInput() throws IOException {
         stdin.close();
     }
 
@@ -97,18 +117,18 @@ final class JavaProcess implements AutoCloseable {
      *
      * @throws AssertionError with the transcript if none matches within {@code timeout}
      */
-    Line await(Predicate<String> match, Duration timeout, String what) throws InterruptedException {
+    public Line await(Predicate<String> match, Duration timeout, String what) throws InterruptedException {
         List<Line> read = until(match, timeout, what);
         return read.get(read.size() - 1);
     }
 
     /** Like {@link #await}, for a line containing {@code text}. */
-    Line await(String text, Duration timeout) throws InterruptedException {
+    public Line await(String text, Duration timeout) throws InterruptedException {
         return await(line -> line.contains(text), timeout, "a line containing '" + text + "'");
     }
 
     /** Reads lines up to and including the first that matches, and returns them all. */
-    List<Line> until(Predicate<String> match, Duration timeout, String what) throws InterruptedException {
+    public List<Line> until(Predicate<String> match, Duration timeout, String what) throws InterruptedException {
         List<Line> read = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -124,23 +144,23 @@ final class JavaProcess implements AutoCloseable {
     }
 
     /** Waits for the process to end; returns its exit code. */
-    int awaitExit(Duration timeout) throws InterruptedException {
+    public int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             fail(name + " did not exit within " + timeout + "; its output:\n" + transcript());
         }
         return process.exitValue();
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
     /** Ends the process at once, as a crash would (SIGKILL). */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
 
-    String transcript() {
+    public String transcript() {
         synchronized (transcript) {
             return String.join("\n", transcript);
         }

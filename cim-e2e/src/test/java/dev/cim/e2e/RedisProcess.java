@@ -14,20 +14,26 @@ import redis.embedded.core.ExecutableProvider;
  * A real redis-server process of its own, from the binaries in the embedded-redis jar, so that it
  * outlives a server the tests kill.
  */
-final class RedisProcess implements AutoCloseable {
+public final class RedisProcess implements AutoCloseable {
 
     private final Process process;
-    final int port;
+    public final int port;
 
     private RedisProcess(Process process, int port) {
         this.process = process;
         this.port = port;
     }
 
-    static RedisProcess start(int port) throws IOException, InterruptedException {
+    /**
+     * Starts Redis on {@code port}, persisting to an append-only file in {@code dataDir} (which it
+     * reloads), written to disk every second ({@code everysec}) or at every write ({@code always}).
+     */
+    public static RedisProcess start(int port, java.nio.file.Path dataDir, String fsync) throws IOException, InterruptedException {
         File binary = ExecutableProvider.newJarResourceProvider().get();
+        java.nio.file.Files.createDirectories(dataDir);
         Process process = new ProcessBuilder(List.of(binary.getAbsolutePath(), "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"))
+                "--bind", "127.0.0.1", "--dir", dataDir.toString(), "--save", "", "--appendonly", "yes",
+                "--appendfilename", "cim.aof", "--appendfsync", fsync))
                 .directory(binary.getParentFile()).redirectErrorStream(true).start();
         CountDownLatch ready = new CountDownLatch(1);
         Thread pump = new Thread(() -> {
@@ -48,6 +54,15 @@ final class RedisProcess implements AutoCloseable {
             throw new IllegalStateException("redis-server on port " + port + " was not ready within 30 s");
         }
         return new RedisProcess(process, port);
+    }
+
+    /** Ends Redis as a crash would (SIGKILL). */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    public ProcessHandle handle() {
+        return process.toHandle();
     }
 
     @Override

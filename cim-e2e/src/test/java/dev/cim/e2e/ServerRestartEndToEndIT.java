@@ -1,12 +1,16 @@
 package dev.cim.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The server crashes and comes back while a delayed message waits on a client. */
+/** The server crashes (SIGKILL) and comes back: accounts, inboxes and scheduled messages are still there. */
 class ServerRestartEndToEndIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     private CimSystem cim;
 
@@ -22,18 +26,36 @@ class ServerRestartEndToEndIT {
     }
 
     @Test
-    void aDelayedMessagePendingWhileTheServerRestarts_arrivesAfterTheClientsReconnect() throws Exception {
+    void aScheduledMessageWhileTheServerIsKilled_arrivesAfterItComesBack() throws Exception {
         JavaProcess alice = cim.client("alice");
         JavaProcess bob = cim.client("bob");
 
-        alice.type(":delay made it through a restart 4");
-        alice.await("will be sent at", Duration.ofSeconds(20));
+        alice.type(":delay made it through a crash 4");
+        alice.await("will be sent at", WAIT);
         cim.killServer();
-        alice.await("lost the connection to the server", Duration.ofSeconds(20));
-        bob.await("lost the connection to the server", Duration.ofSeconds(20));
+        alice.await("lost the connection", WAIT);
+        bob.await("lost the connection", WAIT);
         cim.startServer();
 
         alice.await("logged in as alice", CimSystem.START);
-        bob.await("alice (delayed 4s): made it through a restart", CimSystem.START);
+        bob.await("alice (delayed 4s): made it through a crash", CimSystem.START);
+    }
+
+    @Test
+    void accountsAndInboxes_surviveAServerCrash() throws Exception {
+        JavaProcess bob = cim.client("bob2");
+        bob.type(":q");
+        assertThat(bob.awaitExit(WAIT)).isZero();
+        JavaProcess alice = cim.client("alice2");
+        alice.type("@bob2 kept through a crash");
+        alice.await("offline", WAIT);
+
+        cim.killServer();
+        cim.startServer();
+
+        JavaProcess impostor = cim.startClient("bob2", "--cim.user.password=someone-else");
+        impostor.await("error: login refused", CimSystem.START);
+        JavaProcess bobAgain = cim.client("bob2");
+        bobAgain.await("alice2 to you: kept through a crash", WAIT);
     }
 }

@@ -1,8 +1,7 @@
 package dev.cim.loadgen;
 
-import dev.cim.common.protocol.ChatMessage;
-import dev.cim.common.protocol.Envelopes;
-import dev.cim.common.protocol.proto.Chat;
+import dev.cim.client.core.ChatMessage;
+import dev.cim.client.core.Recipient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -43,7 +42,7 @@ final class BroadcastPart implements Traffic {
             Round current = new Round(r, System.nanoTime(), new AtomicInteger(), new AtomicLong(Long.MAX_VALUE),
                     new AtomicLong());
             round = current;
-            sender.send(Envelopes.chat(r + 1, ChatMessage.outgoing(ChatMessage.EVERYONE, "b " + r)));
+            sender.send(Recipient.EVERYONE, "b " + r);
             long deadline = current.sentNanos() + ROUND_TIMEOUT.toNanos();
             while (current.receivers().get() < expected && System.nanoTime() < deadline) {
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200)); // polling a condition, with a deadline
@@ -64,9 +63,9 @@ final class BroadcastPart implements Traffic {
     }
 
     @Override
-    public void onChat(LoadClient receiver, Chat chat, long receivedNanos) {
+    public void onChat(LoadClient receiver, ChatMessage chat, long receivedNanos) {
         Round current = round;
-        if (current == null || !chat.getText().equals("b " + current.number())) {
+        if (current == null || !chat.text().equals("b " + current.number())) {
             return;
         }
         current.firstNanos().accumulateAndGet(receivedNanos, Math::min);

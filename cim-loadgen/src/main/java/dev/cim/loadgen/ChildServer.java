@@ -71,7 +71,7 @@ final class ChildServer implements AutoCloseable {
     static ChildServer start(Path jar, String heap, List<String> jvmArgs, List<String> extraArgs) throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar.toAbsolutePath() + " is missing (expected: the server jar; build with "
-                    + "'mvn -B -ntp -DskipTests package' or pass --server-jar=...)");
+                    + "'./mvnw -B -ntp -DskipTests package' or pass --server-jar=...)");
         }
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(
@@ -83,7 +83,9 @@ final class ChildServer implements AutoCloseable {
                 "--cim.server.port=" + port,
                 "--cim.server.node-id=loadgen",
                 "--cim.server.accounts.bcrypt-strength=4",
-                "--cim.redis.embedded=true",
+                "--cim.server.redis.embedded=true",
+                "--cim.server.data-dir=" + Files.createTempDirectory("cim-loadgen-redis-"),
+                "--management.server.port=" + freePort(),
                 "--spring.data.redis.port=" + freePort()));
         command.addAll(extraArgs);
         Path log = Files.createTempFile("cim-loadgen-server-", ".log");

@@ -1,15 +1,14 @@
 package dev.cim.loadgen;
 
-import dev.cim.common.net.CoalescingFlushHandler;
+import dev.cim.client.core.CimClient;
+import dev.cim.client.core.CimClientBuilder;
+import dev.cim.client.core.SeenIds;
+import dev.cim.client.core.ServerAddress;
 import dev.cim.common.net.NettyTransport;
-import dev.cim.common.protocol.CimProtocolCodec;
-import io.netty.bootstrap.Bootstrap;
+import dev.cim.common.wheel.DelayScheduler;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -19,9 +18,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Opens and logs in many {@link LoadClient}s on one shared event loop group, keeping each
- * connection cheap: a few kilobytes of socket buffer (for idle pools) and a small first receive
- * buffer.
+ * Opens and logs in many {@link LoadClient}s, each a {@link CimClient} of the client library, all on
+ * one shared event loop group, keeping each connection cheap: a few kilobytes of socket buffer (for
+ * idle pools) and a small first receive buffer.
  *
  * <h3>Source addresses</h3>
  * Towards a loopback server, connection {@code i} is bound to {@code 127.0.0.(firstOctet + i /
@@ -30,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <h3>Pacing</h3>
  * At most {@value #MAX_LOGINS_IN_FLIGHT} connections are between connect and login result at a
- * time: the server's accept backlog (256) and its login worker threads would otherwise refuse or
- * time out a burst of thousands, which would measure the burst, not the server's capacity.
+ * time: the server's accept backlog and its login threads would otherwise refuse or time out a
+ * burst of thousands, which would measure the burst, not the server's capacity.
  */
 final class ClientPool implements AutoCloseable {
 
@@ -44,6 +43,7 @@ final class ClientPool implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final NettyTransport transport;
+    private final DelayScheduler wheel;
     private final InetSocketAddress server;
     private final boolean smallBuffers;
     private final int firstOctet;
@@ -56,10 +56,11 @@ final class ClientPool implements AutoCloseable {
      *                     default (which grows to megabytes under load)
      * @param firstOctet   the last octet of the first loopback source address
      */
-    ClientPool(EventLoopGroup group, NettyTransport transport, InetSocketAddress server, boolean smallBuffers,
-            int firstOctet, int perSourceAddress) {
+    ClientPool(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel, InetSocketAddress server,
+            boolean smallBuffers, int firstOctet, int perSourceAddress) {
         this.group = group;
         this.transport = transport;
+        this.wheel = wheel;
         this.server = server;
         this.smallBuffers = smallBuffers;
         this.firstOctet = firstOctet;
@@ -78,27 +79,21 @@ final class ClientPool implements AutoCloseable {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         Semaphore inFlight = new Semaphore(MAX_LOGINS_IN_FLIGHT);
-        Bootstrap bootstrap = bootstrap();
         List<LoadClient> started = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             if (!inFlight.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 break;
             }
             LoadClient client = new LoadClient(i, prefix + i, counters);
+            client.attach(builder(client, i).build());
             started.add(client);
-            client.loggedIn().whenComplete((ok, failure) -> inFlight.release());
-            ChannelFuture connect = bootstrap.clone().handler(initializer(client)).connect(server, source(i));
-            connect.addListener(f -> {
-                if (!f.isSuccess()) {
-                    client.connectFailed(f.cause());
-                }
-            });
+            client.connect().whenComplete((ok, failure) -> inFlight.release());
         }
         List<LoadClient> ok = new ArrayList<>(started.size());
         String firstFailure = "";
         for (LoadClient client : started) {
             try {
-                ok.add(client.loggedIn().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+                ok.add(client.connect().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
             } catch (Exception e) {
                 firstFailure = firstFailure.isEmpty() ? String.valueOf(e.getCause() != null ? e.getCause() : e) : firstFailure;
                 client.close();
@@ -107,31 +102,27 @@ final class ClientPool implements AutoCloseable {
         synchronized (clients) {
             clients.addAll(started);
         }
-        return new Opened(List.copyOf(ok), count - ok.size(), firstFailure,
-                Duration.ofNanos(System.nanoTime() - start));
+        return new Opened(List.copyOf(ok), count - ok.size(), firstFailure, Duration.ofNanos(System.nanoTime() - start));
     }
 
-    private Bootstrap bootstrap() {
-        Bootstrap bootstrap = new Bootstrap().group(group).channel(transport.socket())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000);
+    private CimClientBuilder builder(LoadClient client, int i) {
+        CimClientBuilder builder = CimClient.builder()
+                .addresses(List.of(new ServerAddress(server.getHostString(), server.getPort())))
+                .user(client.user())
+                .password(LoadClient.PASSWORD)
+                .listener(client)
+                .scheduler(wheel)
+                .seenIds(SeenIds.none()) // the generator counts repeats itself
+                .maxOutstanding(1_000_000)
+                .connectTimeout(Duration.ofSeconds(10))
+                .eventLoopGroup(group, transport.socket())
+                .localAddress(source(i));
         if (smallBuffers) {
-            bootstrap.option(ChannelOption.SO_RCVBUF, 4096)
+            builder.option(ChannelOption.SO_RCVBUF, 4096)
                     .option(ChannelOption.SO_SNDBUF, 4096)
                     .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 256, 4096));
         }
-        return bootstrap;
-    }
-
-    private static ChannelInitializer<SocketChannel> initializer(LoadClient client) {
-        return new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(SocketChannel ch) {
-                ch.pipeline().addLast(new CoalescingFlushHandler());
-                new CimProtocolCodec().install(ch.pipeline());
-                ch.pipeline().addLast(client);
-            }
-        };
+        return builder;
     }
 
     /** The local address for connection {@code i}: spread over loopback sources, or any for a remote server. */

@@ -1,6 +1,6 @@
 package dev.cim.loadgen;
 
-import dev.cim.common.protocol.proto.Chat;
+import dev.cim.client.core.ChatMessage;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -66,8 +66,8 @@ final class ClosedLoopRun extends ReceiptCountingTraffic {
     }
 
     @Override
-    public void onChat(LoadClient receiver, Chat chat, long receivedNanos) {
-        Token token = Token.parse(chat.getText());
+    public void onChat(LoadClient receiver, ChatMessage chat, long receivedNanos) {
+        Token token = Token.parse(chat.text());
         if (token == null || !TAG.equals(token.tag()) || !ledger.receive(token.seq())) {
             return;
         }

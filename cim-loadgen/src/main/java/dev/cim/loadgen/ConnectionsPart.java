@@ -1,6 +1,7 @@
 package dev.cim.loadgen;
 
 import dev.cim.common.net.NettyTransport;
+import dev.cim.common.wheel.DelayScheduler;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -27,15 +28,15 @@ final class ConnectionsPart {
      * @param idleFiles the server's open files before any client connected: the baseline is read
      *                  only once the chat pool's connections are closed on the server side too
      */
-    static void run(EventLoopGroup group, NettyTransport transport, InetSocketAddress server, long serverPid,
-            long idleFiles, LoadOptions options, String prefix, Report report) throws InterruptedException {
+    static void run(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel, InetSocketAddress server,
+            long serverPid, long idleFiles, LoadOptions options, String prefix, Report report) throws InterruptedException {
         ServerProbe probe = serverPid > 0 ? new ServerProbe(serverPid) : null;
         if (probe != null) {
             awaitClosed(probe, idleFiles);
         }
         ServerProbe.Reading before = probe != null ? probe.read() : null;
         // Idle pools bind from 127.0.0.10 up, away from the chat pool's 127.0.0.2.
-        try (ClientPool pool = new ClientPool(group, transport, server, true, 10, options.perSourceAddress())) {
+        try (ClientPool pool = new ClientPool(group, transport, wheel, server, true, 10, options.perSourceAddress())) {
             ClientPool.Opened opened = pool.open(prefix + "i", options.connections(), Duration.ofMinutes(10));
             int held = opened.clients().size();
             report.add(3, String.format(Locale.ROOT, "idle clients logged in (of %,d asked)", options.connections()),
@@ -43,7 +44,7 @@ final class ConnectionsPart {
                             opened.elapsed().toMillis() / 1000.0, held / Math.max(1e-3, opened.elapsed().toMillis() / 1000.0),
                             opened.failed(), opened.firstFailure().isEmpty() ? "" : " (first: " + opened.firstFailure() + ")"),
                     "≥ 15,000");
-            long pingsBefore = pool.counters().pings.sum();
+            long droppedBefore = pool.counters().dropped.sum();
             long holdEnd = System.nanoTime() + options.hold().toNanos();
             long minOpen = held;
             while (System.nanoTime() < holdEnd) {
@@ -53,8 +54,8 @@ final class ConnectionsPart {
             }
             ServerProbe.Reading after = probe != null ? probe.read() : null;
             report.add(3, String.format(Locale.ROOT, "held for %ss with heartbeats", options.hold().toMillis() / 1000.0),
-                    String.format(Locale.ROOT, "fewest open %,d; pings during the hold %,d; whole pool: %s", minOpen,
-                            pool.counters().pings.sum() - pingsBefore, pool.counters()), "all held");
+                    String.format(Locale.ROOT, "fewest open %,d; dropped during the hold %,d; whole pool: %s", minOpen,
+                            pool.counters().dropped.sum() - droppedBefore, pool.counters()), "all held");
             if (probe == null || held == 0) {
                 report.add(3, "server memory per idle connection", "not read (no server pid)", "≤ 10 KB heap");
                 return;

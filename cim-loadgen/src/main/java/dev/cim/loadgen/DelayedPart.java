@@ -1,9 +1,6 @@
 package dev.cim.loadgen;
 
-import dev.cim.common.protocol.ChatMessage;
-import dev.cim.common.protocol.Envelopes;
-import dev.cim.common.protocol.proto.Chat;
-import dev.cim.common.wheel.DelayScheduler;
+import dev.cim.client.core.ChatMessage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -12,31 +9,29 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Part 4, delayed messages at scale: {@code delayed} private messages from the first
- * {@code delayedSenders} users to random other users, with delays spread uniformly so that all
- * fall due within one {@code delayedWindow} (starting one second after scheduling). As the real
- * client does, each waits on a {@link DelayScheduler} in the generator and is sent when due, as a
- * chat with {@code Chat.Delay}.
+ * Part 4, scheduled messages at scale: {@code delayed} private messages from the first
+ * {@code delayedSenders} users to random other users, due uniformly within one
+ * {@code delayedWindow} (starting a few seconds after scheduling), scheduled through the client
+ * library: registered with the server, which holds them durably and sends them at their time, and
+ * held as jobs on each sender's delay wheel, which ask the server to release them.
  *
- * <p><b>Lateness</b> is receipt time minus due time, both {@link System#nanoTime()} here (due =
- * nanoTime at scheduling + delay): the wheel's own lateness plus the trip through the server. The
- * wheel's share (send time minus due time) is reported too, so a late receipt can be blamed.
- * Every message has a sequence number, so <b>lost</b> and <b>duplicated</b> are exact.
+ * <p><b>Lateness</b> is receipt time minus due time, on this machine's wall clock (the due time is
+ * in the message). Every message has a sequence number, so <b>lost</b> and <b>duplicated</b> are
+ * exact.
  */
 final class DelayedPart extends ReceiptCountingTraffic {
 
     private static final String TAG = "d";
-    private static final Duration LEAD = Duration.ofSeconds(1);
+    private static final Duration LEAD = Duration.ofSeconds(5);
 
     private final DeliveryLedger ledger;
-    private final LatencyRecorder lateness;
-    private final LatencyRecorder wheelLateness;
-    private final LongAdder withoutDelay = new LongAdder();
+    private final LatencyRecorder bySender = new LatencyRecorder();
+    private final LatencyRecorder byServer = new LatencyRecorder();
+    private final LongAdder early = new LongAdder();
+    private final LongAdder scheduleFailures = new LongAdder();
 
     private DelayedPart(int messages) {
         ledger = new DeliveryLedger(messages);
-        lateness = new LatencyRecorder(messages);
-        wheelLateness = new LatencyRecorder(messages);
     }
 
     static void run(List<LoadClient> clients, LoadOptions options, Report report) throws InterruptedException {
@@ -46,51 +41,55 @@ final class DelayedPart extends ReceiptCountingTraffic {
     private void schedule(List<LoadClient> clients, LoadOptions options, Report report) throws InterruptedException {
         Pairs pairs = new Pairs(clients);
         pairs.route(this);
-        DelayScheduler wheel = DelayScheduler.builder().tick(options.tick()).threadNamePrefix("loadgen-wheel").build();
+        long registrationStart = System.nanoTime();
         try {
-            long windowNanos = options.delayedWindow().toNanos();
+            long windowMillis = options.delayedWindow().toMillis();
+            Instant start = Instant.now().plus(LEAD);
+            java.util.concurrent.CountDownLatch registered = new java.util.concurrent.CountDownLatch(options.delayed());
             for (int i = 0; i < options.delayed(); i++) {
                 LoadClient sender = clients.get(i % options.delayedSenders());
-                long delayNanos = LEAD.toNanos() + ThreadLocalRandom.current().nextLong(windowNanos);
-                long dueNanos = System.nanoTime() + delayNanos;
-                Instant dueAt = Instant.now().plusNanos(delayNanos);
+                Instant due = start.plusMillis(ThreadLocalRandom.current().nextLong(windowMillis));
                 long seq = ledger.issue();
-                wheel.schedule(() -> send(pairs, sender, seq, dueNanos, delayNanos, dueAt), Duration.ofNanos(delayNanos));
+                String text = new Token(TAG, seq, due.toEpochMilli(), 0).text();
+                sender.client().schedule(pairs.recipientFor(sender).recipient(), text, due).whenComplete((m, failure) -> {
+                    if (failure != null) {
+                        scheduleFailures.increment();
+                        ledger.receive(seq); // not scheduled: not expected either
+                    }
+                    registered.countDown();
+                });
             }
-            Duration wait = LEAD.plus(options.delayedWindow()).plus(Duration.ofSeconds(10));
+            registered.await();
+            double seconds = (System.nanoTime() - registrationStart) / 1e9;
+            report.add(4, String.format(Locale.ROOT, "scheduled msgs: %,d registered from %,d senders",
+                    options.delayed(), options.delayedSenders()), String.format(Locale.ROOT,
+                    "%,.0f registrations/s; %d refused", options.delayed() / seconds, scheduleFailures.sum()), "");
+            Duration wait = Duration.between(Instant.now(), start.plus(options.delayedWindow())).plus(Duration.ofSeconds(30));
             ledger.awaitAll(wait);
         } finally {
-            wheel.stopNow();
             pairs.route(Traffic.NONE);
         }
-        report.add(4, String.format(Locale.ROOT, "delayed msgs: %,d from %,d senders due within %ss, wheel tick %s ms: "
-                        + "lateness receipt − due", options.delayed(), options.delayedSenders(),
-                        options.delayedWindow().toMillis() / 1000.0, options.tick().toMillis()),
-                "**" + lateness.percentiles().toMillisShort() + "**", "p99 ≤ tick + 50 ms");
-        report.add(4, "delayed msgs: wheel's share (send − due); accounting",
-                wheelLateness.percentiles().toMillisShort() + "; " + ThroughputPart.accounting(ledger, receipts)
-                        + (withoutDelay.sum() > 0 ? "; received without Chat.Delay " + withoutDelay.sum() : ""),
-                "0 lost, 0 duplicated");
-    }
-
-    /** Runs on a wheel worker when the message is due. */
-    private void send(Pairs pairs, LoadClient sender, long seq, long dueNanos, long delayNanos, Instant dueAt) {
-        long now = System.nanoTime();
-        String text = new Token(TAG, seq, dueNanos, now).text();
-        ChatMessage.Delay delay = new ChatMessage.Delay(Duration.ofNanos(Math.max(1_000_000, delayNanos)), dueAt);
-        sender.send(Envelopes.chat(seq, ChatMessage.outgoingDelayed(pairs.recipientFor(sender).user(), text, delay)));
+        report.add(4, String.format(Locale.ROOT, "scheduled msgs due within %ss: lateness receipt − due, sent by the "
+                        + "sender's client", options.delayedWindow().toMillis() / 1000.0),
+                "**" + bySender.percentiles().toMillisShort() + "**", "p99 ≤ tick + 50 ms");
+        report.add(4, "scheduled msgs: lateness, sent by the server", byServer.percentiles().toMillisShort(),
+                "p99 ≤ tick + 100 ms");
+        report.add(4, "scheduled msgs: accounting", ThroughputPart.accounting(ledger, receipts)
+                + "; early " + early.sum(), "0 lost, 0 duplicated, 0 early");
     }
 
     @Override
-    public void onChat(LoadClient receiver, Chat chat, long receivedNanos) {
-        Token token = Token.parse(chat.getText());
+    public void onChat(LoadClient receiver, ChatMessage chat, long receivedNanos) {
+        long now = System.currentTimeMillis();
+        Token token = Token.parse(chat.text());
         if (token == null || !TAG.equals(token.tag()) || !ledger.receive(token.seq())) {
             return;
         }
-        lateness.record(receivedNanos - token.nanos());
-        wheelLateness.record(token.extra() - token.nanos());
-        if (!chat.hasDelay()) {
-            withoutDelay.increment();
+        long late = now - token.nanos();
+        if (late < 0) {
+            early.increment();
         }
+        boolean server = chat.delay() != null && chat.delay().firedByServer();
+        (server ? byServer : bySender).record(Math.max(0, late) * 1_000_000);
     }
 }

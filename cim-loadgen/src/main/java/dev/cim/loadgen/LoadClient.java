@@ -1,43 +1,40 @@
 package dev.cim.loadgen;
 
-import dev.cim.common.protocol.Envelopes;
-import dev.cim.common.protocol.proto.Envelope;
-import dev.cim.common.protocol.proto.LoginResult;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
+import dev.cim.client.core.ChatMessage;
+import dev.cim.client.core.CimClient;
+import dev.cim.client.core.CimListener;
+import dev.cim.client.core.ConnectionEvent;
+import dev.cim.client.core.Recipient;
 import io.netty.channel.EventLoop;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.util.concurrent.ScheduledFuture;
-import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
- * One simulated user on one connection, speaking the real protocol: logs in when connected, pings
- * every heartbeat interval the server asked for (always, not only when idle: the cheaper rule to
- * keep and never late), and hands received chats, receipts and errors to the current
- * {@link Traffic}. Anything unexpected closes the connection, which the pool counts.
- *
- * <p>One per connection; the handler runs on the connection's event loop.
+ * One simulated user: a {@link CimClient} of the client library (the generator speaks the protocol
+ * exactly as every other program does), whose received messages and receipts go to the current
+ * {@link Traffic}. Counts its connection's drops in the pool's counters.
  */
-final class LoadClient extends SimpleChannelInboundHandler<Envelope> {
+final class LoadClient implements CimListener {
 
-    static final String PASSWORD = "load-pw";
+    static final String PASSWORD = "load-pw-123";
 
     private final int index;
     private final String user;
+    private final Recipient recipient;
     private final ClientCounters counters;
-    private final CompletableFuture<LoadClient> loggedIn = new CompletableFuture<>();
     private volatile Traffic traffic = Traffic.NONE;
-    private volatile Channel channel;
+    private volatile CimClient client;
+    private volatile boolean loggedIn;
     private volatile boolean closing;
-    private ScheduledFuture<?> heartbeat;
 
     LoadClient(int index, String user, ClientCounters counters) {
-        super(Envelope.class);
         this.index = index;
         this.user = user;
+        this.recipient = Recipient.user(user);
         this.counters = counters;
+    }
+
+    void attach(CimClient client) {
+        this.client = client;
     }
 
     int index() {
@@ -48,9 +45,13 @@ final class LoadClient extends SimpleChannelInboundHandler<Envelope> {
         return user;
     }
 
-    /** Completes when the server accepted the login; fails when it refused or the connection failed. */
-    CompletableFuture<LoadClient> loggedIn() {
-        return loggedIn;
+    /** This user as a recipient. */
+    Recipient recipient() {
+        return recipient;
+    }
+
+    CimClient client() {
+        return client;
     }
 
     void traffic(Traffic traffic) {
@@ -58,86 +59,53 @@ final class LoadClient extends SimpleChannelInboundHandler<Envelope> {
     }
 
     boolean isOpen() {
-        Channel ch = channel;
-        return ch != null && ch.isActive();
+        return client != null && client.isConnected();
     }
 
-    /** The event loop this client's connection runs on; null before it connected. */
+    /** The event loop this client's connection runs on. */
     EventLoop eventLoop() {
-        Channel ch = channel;
-        return ch == null ? null : ch.eventLoop();
+        return client.eventLoop();
     }
 
-    /** Writes and flushes {@code envelope} from any thread; a failed write closes the connection. */
-    void send(Envelope envelope) {
-        Channel ch = channel;
-        ch.writeAndFlush(envelope, ch.voidPromise());
+    /** Connects and logs in; completes with this client. */
+    CompletableFuture<LoadClient> connect() {
+        return client.connect().thenApply(login -> this);
     }
 
-    /** The connection could not even be made. */
-    void connectFailed(Throwable cause) {
-        loggedIn.completeExceptionally(cause);
+    /** Sends {@code text} to {@code to}; the receipt or refusal goes to the traffic of the moment. */
+    void send(Recipient to, String text) {
+        Traffic current = traffic;
+        client.send(to, text).whenComplete((receipt, failure) -> {
+            if (failure != null) {
+                current.onFailure(this, failure);
+            } else {
+                current.onReceipt(this, receipt);
+            }
+        });
     }
 
-    /** Closes the connection on purpose (not counted as lost). */
     void close() {
         closing = true;
-        Channel ch = channel;
-        if (ch != null) {
-            ch.close();
+        CimClient c = client;
+        if (c != null) {
+            c.close();
         }
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        channel = ctx.channel();
-        ctx.writeAndFlush(Envelopes.loginRequest(0, user, PASSWORD));
+    public void onMessage(ChatMessage message) {
+        traffic.onChat(this, message, System.nanoTime());
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, Envelope envelope) {
-        long now = System.nanoTime();
-        switch (envelope.getKindCase()) {
-            case CHAT -> traffic.onChat(this, envelope.getChat(), now);
-            case SERVER_NOTICE -> traffic.onNotice(this, envelope.getRequestId(), envelope.getServerNotice());
-            case ERROR -> {
-                counters.errors.increment();
-                traffic.onError(this, envelope.getRequestId(), envelope.getError());
+    public void onConnection(ConnectionEvent event) {
+        if (event instanceof ConnectionEvent.Connected) {
+            if (loggedIn) {
+                counters.reconnected.increment();
             }
-            case PONG -> counters.pongs.increment();
-            case LOGIN_RESULT -> loginResult(ctx, envelope.getLoginResult());
-            default -> counters.unexpected.increment();
-        }
-    }
-
-    private void loginResult(ChannelHandlerContext ctx, LoginResult result) {
-        if (!result.getOk()) {
-            loggedIn.completeExceptionally(new IOException("login of " + user + " refused: " + result.getReason()));
-            ctx.close();
-            return;
-        }
-        long interval = Math.max(1, result.getHeartbeatIntervalMillis());
-        heartbeat = ctx.executor().scheduleAtFixedRate(() -> {
-            counters.pings.increment();
-            ctx.writeAndFlush(Envelopes.ping(0, System.currentTimeMillis()), ctx.voidPromise());
-        }, interval, interval, TimeUnit.MILLISECONDS);
-        loggedIn.complete(this);
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        if (heartbeat != null) {
-            heartbeat.cancel(false);
-        }
-        if (!closing && loggedIn.isDone() && !loggedIn.isCompletedExceptionally()) {
+            loggedIn = true;
+        } else if (event instanceof ConnectionEvent.Disconnected && loggedIn && !closing) {
             counters.dropped.increment();
         }
-        loggedIn.completeExceptionally(new IOException("connection of " + user + " closed before login"));
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        counters.exceptions.increment();
-        ctx.close();
     }
 }

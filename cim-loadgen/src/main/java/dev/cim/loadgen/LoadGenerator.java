@@ -1,6 +1,7 @@
 package dev.cim.loadgen;
 
 import dev.cim.common.net.NettyTransport;
+import dev.cim.common.wheel.DelayScheduler;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
@@ -11,8 +12,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The load generator for the chat path (issue 4): many real protocol clients (Netty, the
- * {@code CimProtocolCodec}, one login each) against one cim server, printing one markdown table.
+ * The load generator for the chat path: many clients of the client library ({@code CimClient},
+ * one login each, the real protocol) against one cim server, printing one markdown table.
  *
  * <h3>Usage</h3>
  * <pre>
@@ -49,6 +50,9 @@ public final class LoadGenerator {
             System.exit(2);
             return;
         }
+        if (options == null) {
+            return; // --help or --version, printed
+        }
         int status = run(options);
         // Daemon-less Netty and wheel threads are all stopped by now; exit anyway so nothing lingers.
         System.exit(status);
@@ -75,18 +79,21 @@ public final class LoadGenerator {
         NettyTransport transport = options.epoll() ? NettyTransport.best() : NettyTransport.nio();
         report.note("generator transport: " + transport.name() + ", " + options.ioThreads() + " I/O threads");
         EventLoopGroup group = transport.group(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
+        // One delay wheel for every client's scheduled-message jobs, as one program would have.
+        DelayScheduler wheel = DelayScheduler.builder().tick(options.tick()).threadNamePrefix("loadgen-wheel").build();
         try {
             if (options.parts().contains(1) || options.parts().contains(2) || options.parts().contains(4)) {
-                chatParts(group, transport, server, serverPid, options, prefix, report);
+                chatParts(group, transport, wheel, server, serverPid, options, prefix, report);
             }
             if (options.parts().contains(3)) {
                 progress("part 3: holding idle connections");
-                ConnectionsPart.run(group, transport, server, serverPid, idleFiles, options, prefix, report);
+                ConnectionsPart.run(group, transport, wheel, server, serverPid, idleFiles, options, prefix, report);
             }
             if (child != null && !child.isAlive()) {
                 report.note("the server process died during the run; see " + child.log());
             }
         } finally {
+            wheel.stopNow();
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
             if (child != null) {
                 child.close();
@@ -98,9 +105,10 @@ public final class LoadGenerator {
         return 0;
     }
 
-    private static void chatParts(EventLoopGroup group, NettyTransport transport, InetSocketAddress server,
-            long serverPid, LoadOptions options, String prefix, Report report) throws InterruptedException {
-        try (ClientPool pool = new ClientPool(group, transport, server, false, 2, options.perSourceAddress())) {
+    private static void chatParts(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel,
+            InetSocketAddress server, long serverPid, LoadOptions options, String prefix, Report report)
+            throws InterruptedException {
+        try (ClientPool pool = new ClientPool(group, transport, wheel, server, false, 2, options.perSourceAddress())) {
             progress("logging in " + options.users() + " chat users");
             ClientPool.Opened opened = pool.open(prefix + "u", options.users(), Duration.ofMinutes(5));
             report.note(String.format(Locale.ROOT, "chat users (parts 1, 2, 4): %,d logged in of %,d in %.1f s%s",

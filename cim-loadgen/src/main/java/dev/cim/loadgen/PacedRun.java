@@ -1,6 +1,6 @@
 package dev.cim.loadgen;
 
-import dev.cim.common.protocol.proto.Chat;
+import dev.cim.client.core.ChatMessage;
 import io.netty.channel.EventLoop;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,8 +63,8 @@ final class PacedRun extends ReceiptCountingTraffic {
         this.duration = duration;
         int expected = (int) Math.min(Integer.MAX_VALUE - 1, rate * duration.toNanos() / 1e9 + 1024);
         this.ledger = new DeliveryLedger(expected);
-        this.latency = new LatencyRecorder(expected);
-        this.senderLag = new LatencyRecorder(expected);
+        this.latency = new LatencyRecorder();
+        this.senderLag = new LatencyRecorder();
     }
 
     Result run(CpuMeter cpu) throws InterruptedException {
@@ -145,8 +145,8 @@ final class PacedRun extends ReceiptCountingTraffic {
     }
 
     @Override
-    public void onChat(LoadClient receiver, Chat chat, long receivedNanos) {
-        Token token = Token.parse(chat.getText());
+    public void onChat(LoadClient receiver, ChatMessage chat, long receivedNanos) {
+        Token token = Token.parse(chat.text());
         if (token != null && tag.equals(token.tag()) && ledger.receive(token.seq())) {
             latency.record(receivedNanos - token.nanos());
             senderLag.record(token.extra() - token.nanos());

@@ -1,7 +1,5 @@
 package dev.cim.loadgen;
 
-import dev.cim.common.protocol.ChatMessage;
-import dev.cim.common.protocol.Envelopes;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -35,9 +33,9 @@ final class Pairs {
         return recipient;
     }
 
-    /** Sends {@code token} from {@code sender} to a random other user, as the request with id {@code token.seq()}. */
+    /** Sends {@code token} from {@code sender} to a random other user. */
     void send(LoadClient sender, Token token) {
-        sender.send(Envelopes.chat(token.seq(), ChatMessage.outgoing(recipientFor(sender).user(), token.text())));
+        sender.send(recipientFor(sender).recipient(), token.text());
     }
 
     /** Makes every client hand its frames to {@code traffic}. */

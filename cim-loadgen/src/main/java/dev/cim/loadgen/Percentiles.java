@@ -1,12 +1,11 @@
 package dev.cim.loadgen;
 
-import java.util.Arrays;
 import java.util.Locale;
+import org.HdrHistogram.Histogram;
 
 /**
- * A summary of recorded durations, by the nearest-rank method: the p-th percentile is the smallest
- * value that at least p % of the values do not exceed (so p100 is the maximum, and no value is
- * interpolated that was never measured).
+ * A summary of recorded durations, read from an HdrHistogram (values within 0.1 % of what was
+ * recorded; the maximum is exact to that precision too).
  *
  * @param count how many values
  * @param p50   the median, nanoseconds
@@ -14,27 +13,25 @@ import java.util.Locale;
  * @param p999  the 99.9th percentile, nanoseconds
  * @param max   nanoseconds
  */
-record Percentiles(int count, long p50, long p99, long p999, long max) {
+record Percentiles(long count, long p50, long p99, long p999, long max) {
 
     static final Percentiles EMPTY = new Percentiles(0, 0, 0, 0, 0);
 
-    /** Summarizes {@code values}, sorting them in place. */
-    static Percentiles of(long[] values, int count) {
-        if (count == 0) {
+    static Percentiles of(Histogram histogram) {
+        if (histogram.getTotalCount() == 0) {
             return EMPTY;
         }
-        Arrays.sort(values, 0, count);
-        return new Percentiles(count, rank(values, count, 500), rank(values, count, 990), rank(values, count, 999),
-                values[count - 1]);
+        return new Percentiles(histogram.getTotalCount(), histogram.getValueAtPercentile(50),
+                histogram.getValueAtPercentile(99), histogram.getValueAtPercentile(99.9), histogram.getMaxValue());
     }
 
-    /**
-     * The nearest-rank percentile, given in per mille, of the first {@code count} sorted values.
-     * Integer arithmetic: in doubles 99.9 / 100 * 1000 is a hair over 999 and would round up to 1000.
-     */
-    static long rank(long[] sorted, int count, int perMille) {
-        long rank = ((long) perMille * count + 999) / 1000;
-        return sorted[(int) Math.max(0, Math.min(count, rank) - 1)];
+    /** Summarizes the first {@code count} of {@code values}. */
+    static Percentiles of(long[] values, int count) {
+        Histogram histogram = new Histogram(3);
+        for (int i = 0; i < count; i++) {
+            histogram.recordValue(Math.max(0, values[i]));
+        }
+        return of(histogram);
     }
 
     /** "p50 1.234 / p99 5.678 / p99.9 9.012 / max 12.345 ms (n=1000)". */

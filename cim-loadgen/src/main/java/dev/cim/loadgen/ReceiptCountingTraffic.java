@@ -1,10 +1,9 @@
 package dev.cim.loadgen;
 
-import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.common.protocol.proto.ServerNotice;
+import dev.cim.client.core.SendReceipt;
 
 /**
- * A measurement's {@link Traffic} that counts the server's receipts and errors for the messages it
+ * A measurement's {@link Traffic} that counts the server's receipts and refusals for the messages it
  * sent; only what it does with chats is its own.
  */
 abstract class ReceiptCountingTraffic implements Traffic {
@@ -13,12 +12,12 @@ abstract class ReceiptCountingTraffic implements Traffic {
     protected final ReceiptCounts receipts = new ReceiptCounts();
 
     @Override
-    public final void onNotice(LoadClient receiver, long requestId, ServerNotice notice) {
-        receipts.notice(notice);
+    public final void onReceipt(LoadClient sender, SendReceipt receipt) {
+        receipts.receipt(receipt);
     }
 
     @Override
-    public final void onError(LoadClient receiver, long requestId, ErrorReply error) {
-        receipts.error(error);
+    public final void onFailure(LoadClient sender, Throwable failure) {
+        receipts.failure(failure);
     }
 }

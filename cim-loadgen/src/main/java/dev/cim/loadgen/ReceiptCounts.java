@@ -1,39 +1,47 @@
 package dev.cim.loadgen;
 
-import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.common.protocol.proto.ServerNotice;
+import dev.cim.client.core.SendReceipt;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The server's answers to the messages of one measurement: a message the server confirmed
- * {@code DELIVERED} reached the recipient's session; {@code STORED_OFFLINE} means the server did not
- * find the recipient online (wrong, since every recipient is logged in); an error means it refused.
+ * The server's answers to the messages of one measurement: {@code DELIVERED} means every session of
+ * the recipient acknowledged the message; {@code STORED} that some session had not (it waits in the
+ * inbox: with every recipient logged in and reading, that should not happen); a failure means it
+ * was refused.
  */
 final class ReceiptCounts {
 
     private final LongAdder delivered = new LongAdder();
-    private final LongAdder storedOffline = new LongAdder();
-    private final LongAdder errors = new LongAdder();
-    private volatile String firstError = "";
+    private final LongAdder stored = new LongAdder();
+    private final LongAdder earlier = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private volatile String firstFailure = "";
 
-    void notice(ServerNotice notice) {
-        if (notice.getKind() == ServerNotice.Kind.DELIVERED) {
-            delivered.increment();
-        } else if (notice.getKind() == ServerNotice.Kind.STORED_OFFLINE) {
-            storedOffline.increment();
+    void receipt(SendReceipt receipt) {
+        switch (receipt.outcome()) {
+            case DELIVERED -> delivered.increment();
+            case STORED -> stored.increment();
+            case HANDLED_EARLIER -> earlier.increment();
         }
     }
 
-    void error(ErrorReply error) {
-        errors.increment();
-        if (firstError.isEmpty()) {
-            firstError = error.getCode() + ": " + error.getMessage();
+    void failure(Throwable failure) {
+        failures.increment();
+        if (firstFailure.isEmpty()) {
+            Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+            firstFailure = cause.getMessage() == null ? cause.toString() : cause.getMessage();
         }
+    }
+
+    /** Messages answered, one way or another. */
+    long answered() {
+        return delivered.sum() + stored.sum() + earlier.sum() + failures.sum();
     }
 
     @Override
     public String toString() {
-        return "receipts: " + delivered.sum() + " delivered, " + storedOffline.sum() + " stored offline, "
-                + errors.sum() + " errors" + (firstError.isEmpty() ? "" : " (first: " + firstError + ")");
+        return "receipts: " + delivered.sum() + " delivered, " + stored.sum() + " stored, " + failures.sum()
+                + " refused" + (earlier.sum() > 0 ? ", " + earlier.sum() + " handled earlier" : "")
+                + (firstFailure.isEmpty() ? "" : " (first: " + firstFailure + ")");
     }
 }

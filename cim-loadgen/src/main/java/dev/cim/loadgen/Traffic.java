@@ -1,30 +1,29 @@
 package dev.cim.loadgen;
 
-import dev.cim.common.protocol.proto.Chat;
-import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.common.protocol.proto.ServerNotice;
+import dev.cim.client.core.ChatMessage;
+import dev.cim.client.core.SendReceipt;
 
 /**
- * What a part does with the frames its clients receive. Called on the client event loop threads,
- * so implementations must be thread-safe and quick.
+ * What a part does with what its clients receive. Called on the client event loop threads, so
+ * implementations must be thread-safe and quick.
  */
 interface Traffic {
 
     /** Ignores everything: the traffic of clients between parts. */
-    Traffic NONE = (receiver, chat, receivedNanos) -> { };
+    Traffic NONE = (receiver, message, receivedNanos) -> { };
 
     /**
      * A chat message arrived.
      *
-     * @param receivedNanos {@link System#nanoTime()} when its frame was decoded, read first
+     * @param receivedNanos {@link System#nanoTime()} when the client handed it on, read first
      */
-    void onChat(LoadClient receiver, Chat chat, long receivedNanos);
+    void onChat(LoadClient receiver, ChatMessage message, long receivedNanos);
 
-    /** The server's receipt for a message {@code receiver} sent (request id = the message's id). */
-    default void onNotice(LoadClient receiver, long requestId, ServerNotice notice) {
+    /** The server's receipt for a message {@code sender} sent. */
+    default void onReceipt(LoadClient sender, SendReceipt receipt) {
     }
 
-    /** The server refused a request of {@code receiver}. */
-    default void onError(LoadClient receiver, long requestId, ErrorReply error) {
+    /** The server refused a message of {@code sender}, or it could not be sent. */
+    default void onFailure(LoadClient sender, Throwable failure) {
     }
 }

@@ -10,7 +10,7 @@ class LatencyRecorderTest {
 
     @Test
     void valuesRecordedBySeveralThreads_allCountInThePercentiles() throws InterruptedException {
-        LatencyRecorder recorder = new LatencyRecorder(250);
+        LatencyRecorder recorder = new LatencyRecorder();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
             int offset = t * 250;
@@ -29,9 +29,13 @@ class LatencyRecorderTest {
     }
 
     @Test
-    void moreValuesThanExpected_areAllKept() {
-        LatencyRecorder recorder = new LatencyRecorder(16);
-        for (int i = 1; i <= 1000; i++) {
+    void readingTwice_keepsWhatWasRecordedBefore() {
+        LatencyRecorder recorder = new LatencyRecorder();
+        for (int i = 1; i <= 500; i++) {
+            recorder.record(i);
+        }
+        recorder.percentiles();
+        for (int i = 501; i <= 1000; i++) {
             recorder.record(i);
         }
 
@@ -39,7 +43,16 @@ class LatencyRecorderTest {
     }
 
     @Test
+    void largeValues_keepThreeSignificantDigits() {
+        LatencyRecorder recorder = new LatencyRecorder();
+        recorder.record(123_456_789L);
+
+        long p50 = recorder.percentiles().p50();
+        assertThat(p50).isBetween(123_400_000L, 123_600_000L);
+    }
+
+    @Test
     void nothingRecorded_givesNoPercentiles() {
-        assertThat(new LatencyRecorder(16).percentiles()).isEqualTo(Percentiles.EMPTY);
+        assertThat(new LatencyRecorder().percentiles()).isEqualTo(Percentiles.EMPTY);
     }
 }

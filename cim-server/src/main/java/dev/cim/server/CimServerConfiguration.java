@@ -1,46 +1,48 @@
 package dev.cim.server;
 
+import dev.cim.common.wheel.DelayScheduler;
 import dev.cim.server.account.AccountService;
-import dev.cim.server.account.AccountStore;
-import dev.cim.server.account.RedisAccountStore;
-import dev.cim.server.net.ChatServices;
+import dev.cim.server.chat.ChatCore;
+import dev.cim.server.chat.ChatService;
+import dev.cim.server.chat.Limits;
 import dev.cim.server.net.CimServer;
-import dev.cim.server.presence.PresenceHeartbeat;
-import dev.cim.server.presence.PresenceStore;
-import dev.cim.server.presence.RedisPresenceStore;
-import dev.cim.server.routing.ChatRouter;
-import dev.cim.server.routing.MessageStamper;
-import dev.cim.server.routing.OfflineInbox;
-import dev.cim.server.routing.RedisOfflineInbox;
-import dev.cim.server.routing.RedisRemoteNodes;
-import dev.cim.server.routing.RelayReceiver;
-import dev.cim.server.routing.RemoteNodes;
-import dev.cim.server.session.LocalSessionRegistry;
-import dev.cim.server.session.SessionManager;
-import dev.cim.server.session.SessionRegistry;
+import dev.cim.server.node.NodeHeartbeat;
+import dev.cim.server.redis.RedisAccountStore;
+import dev.cim.server.redis.RedisInboxStore;
+import dev.cim.server.redis.RedisNodeBus;
+import dev.cim.server.redis.RedisOriginStore;
+import dev.cim.server.redis.RedisPresenceStore;
+import dev.cim.server.redis.RedisScheduledStore;
+import dev.cim.server.store.AccountStore;
+import dev.cim.server.store.PresenceStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.util.List;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
-import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 
 /**
- * Wires the server: Redis-backed stores, the in-memory session registry, routing and relaying
- * between nodes, and the two lifecycle beans ({@link PresenceHeartbeat}, then {@link CimServer}). Every collaborator is passed
- * through a constructor; nothing is looked up statically.
+ * Wires the server: the Redis stores behind the chat core's ports, the core, the TCP server, and the
+ * node heartbeat. Every collaborator is passed through a constructor; nothing is looked up statically.
  */
 @Configuration(proxyBeanMethods = false)
 class CimServerConfiguration {
+
+    /** How long an origin watermark is kept in Redis after its last write. */
+    private static final Duration ORIGIN_RETENTION = Duration.ofDays(30);
 
     @Bean
     @ConditionalOnMissingBean
@@ -54,13 +56,15 @@ class CimServerConfiguration {
         return new BCryptPasswordEncoder(properties.accounts().bcryptStrength());
     }
 
-    /** Byte values for the offline inboxes, which hold serialized protos. */
+    /** Byte values, for serialized protos. */
     @Bean
     RedisTemplate<String, byte[]> cimBytesRedisTemplate(RedisConnectionFactory connections) {
         RedisTemplate<String, byte[]> template = new RedisTemplate<>();
         template.setConnectionFactory(connections);
         template.setKeySerializer(RedisSerializer.string());
         template.setValueSerializer(RedisSerializer.byteArray());
+        template.setHashKeySerializer(RedisSerializer.string());
+        template.setHashValueSerializer(RedisSerializer.byteArray());
         return template;
     }
 
@@ -77,68 +81,67 @@ class CimServerConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    SessionRegistry sessionRegistry() {
-        return new LocalSessionRegistry();
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    PresenceStore presenceStore(StringRedisTemplate redis, CimServerProperties properties) {
-        return new RedisPresenceStore(redis, properties.nodeId(), properties.presence().ttl());
-    }
-
-    @Bean
-    SessionManager sessionManager(SessionRegistry registry, PresenceStore presence) {
-        return new SessionManager(registry, presence);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    OfflineInbox offlineInbox(RedisTemplate<String, byte[]> cimBytesRedisTemplate) {
-        return new RedisOfflineInbox(cimBytesRedisTemplate);
-    }
-
-    @Bean
-    MessageStamper messageStamper(Clock clock, CimServerProperties properties) {
-        return new MessageStamper(clock, properties.nodeId());
-    }
-
-    @Bean
-    RedisRemoteNodes remoteNodes(RedisTemplate<String, byte[]> cimBytesRedisTemplate, PresenceStore presence) {
-        return new RedisRemoteNodes(cimBytesRedisTemplate, presence);
-    }
-
-    @Bean
-    ChatRouter chatRouter(SessionRegistry registry, AccountService accounts, OfflineInbox inbox, RemoteNodes remote) {
-        return new ChatRouter(registry, accounts::exists, inbox, remote);
+    PresenceStore presenceStore(StringRedisTemplate redis, CimServerProperties properties, Clock clock) {
+        return new RedisPresenceStore(redis, properties.nodeId(), properties.presence().ttl(), clock::millis);
     }
 
     /**
-     * Receives messages other nodes relay to this one. Delivery only writes to channels, so it runs
-     * on the Redis client's thread ({@link SyncTaskExecutor}) rather than a thread per message, and
-     * relayed messages stay in order.
+     * Messages from other nodes. Delivery only hands them to the core's receiver thread, so it runs
+     * on the Redis client's thread ({@link SyncTaskExecutor}), which keeps them in order.
      */
     @Bean
-    RedisMessageListenerContainer relayListenerContainer(RedisConnectionFactory connections,
-            SessionRegistry registry, CimServerProperties properties) {
+    RedisMessageListenerContainer cimBusListeners(RedisConnectionFactory connections) {
         RedisMessageListenerContainer container = new RedisMessageListenerContainer();
         container.setConnectionFactory(connections);
         container.setTaskExecutor(new SyncTaskExecutor());
-        RelayReceiver receiver = new RelayReceiver(registry, properties.nodeId());
-        container.addMessageListener(receiver, List.of(new ChannelTopic(RedisRemoteNodes.channelOf(properties.nodeId())),
-                new ChannelTopic(RedisRemoteNodes.ALL)));
         return container;
     }
 
-    @Bean
-    ChatServices chatServices(CimServerProperties properties, AccountService accounts, SessionManager sessions,
-            OfflineInbox inbox, MessageStamper stamper, ChatRouter router, PresenceStore presence, Clock clock) {
-        return new ChatServices(properties, accounts, sessions, inbox, stamper, router, presence, clock);
+    @Bean(destroyMethod = "close")
+    RedisNodeBus nodeBus(RedisTemplate<String, byte[]> cimBytesRedisTemplate, RedisMessageListenerContainer cimBusListeners,
+            CimServerProperties properties) {
+        return new RedisNodeBus(cimBytesRedisTemplate, cimBusListeners, properties.nodeId());
+    }
+
+    /** Password hashing for logins, off the I/O threads. */
+    @Bean(destroyMethod = "shutdown")
+    ExecutorService cimLoginWorkers(CimServerProperties properties) {
+        AtomicInteger index = new AtomicInteger();
+        return Executors.newFixedThreadPool(properties.workerThreads(), r -> {
+            Thread t = new Thread(r, "cim-login-" + index.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Bean(destroyMethod = "close")
+    ChatCore chatCore(CimServerProperties properties, AccountService accounts, PresenceStore presence,
+            RedisTemplate<String, byte[]> cimBytesRedisTemplate, StringRedisTemplate redis, RedisNodeBus bus,
+            DelayScheduler wheel, Clock clock, ExecutorService cimLoginWorkers, MeterRegistry meters) {
+        CimServerProperties.Limits l = properties.limits();
+        CimServerProperties.Delays d = properties.delays();
+        ChatCore.Stores stores = new ChatCore.Stores(accounts,
+                new RedisInboxStore(cimBytesRedisTemplate, clock::millis, l.inboxMessages(), l.inboxBytes().toBytes(),
+                        l.inboxTtl()),
+                presence, new RedisOriginStore(redis, ORIGIN_RETENTION),
+                new RedisScheduledStore(cimBytesRedisTemplate, d.buckets()), bus);
+        ChatCore.Settings settings = new ChatCore.Settings(
+                new Limits(l.windowMessages(), l.windowBytes().toBytes(), l.heldMessages(), l.pageSize(),
+                        l.pendingPerOrigin(), l.relayTimeout(), l.maxTextLength()),
+                new ChatCore.SchedulingSettings(d.maxDelay(), d.maxPerUser(), d.window(), d.scanInterval(),
+                        d.releaseGrace(), d.lease()),
+                properties.lanes(), properties.heartbeatInterval(), Duration.ofMinutes(10), Duration.ofSeconds(1));
+        return new ChatCore(stores, settings, wheel, clock, cimLoginWorkers, meters);
     }
 
     @Bean
-    CimServer cimServer(ChatServices services) {
-        return new CimServer(services);
+    ChatService chatService(ChatCore core) {
+        return core.service();
+    }
+
+    @Bean
+    CimServer cimServer(CimServerProperties properties, ChatService chat, PresenceStore presence) {
+        return new CimServer(properties, chat, presence);
     }
 
     /**
@@ -147,9 +150,9 @@ class CimServerConfiguration {
      * proven reachable) before connections are accepted.
      */
     @Bean
-    PresenceHeartbeat presenceHeartbeat(PresenceStore presence, SessionRegistry registry,
-            CimServerProperties properties, ObjectProvider<CimServer> server, RedisRemoteNodes remote) {
-        return new PresenceHeartbeat(presence, registry, properties.presence().refreshInterval(),
-                () -> server.getObject().address(), remote::updatePeers);
+    NodeHeartbeat nodeHeartbeat(PresenceStore presence, ChatCore core, CimServerProperties properties,
+            ObjectProvider<CimServer> server) {
+        return new NodeHeartbeat(presence, core, properties.presence().refreshInterval(),
+                () -> server.getObject().address());
     }
 }

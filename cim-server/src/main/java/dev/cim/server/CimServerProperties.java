@@ -1,6 +1,8 @@
 package dev.cim.server;
 
+import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.CimProtocolCodec;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
@@ -9,32 +11,39 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The settings of the cim server, {@code cim.server.*}. Redis is set with Spring Boot's
- * {@code spring.data.redis.*} and {@code cim.redis.embedded} (see
- * {@link dev.cim.server.redis.CimRedisProperties}).
+ * Every setting of the cim server, {@code cim.server.*}. Where Redis is comes from Spring Boot's
+ * {@code spring.data.redis.*}; the management HTTP port (metrics, health) from
+ * {@code management.server.port}. Invalid values stop the server at start-up with a message naming
+ * the setting and what was expected.
  *
- * @param host           the address to listen on; {@code 0.0.0.0} for every interface
- * @param port           the TCP port to listen on; 0 picks a free port (the bound one is logged and
- *                       available from {@link dev.cim.server.net.CimServer#port()})
- * @param idleTimeout    a connection that sends nothing for this long is closed and its user's
- *                       presence removed; clients are told to ping every third of it
- * @param maxFrameSize   the longest frame accepted, length field included; a longer one closes the
- *                       connection
- * @param nodeId         this server's name in Redis presence and message ids; generated
- *                       ({@code node-} and 8 hex digits) when empty. Give each node its own.
- * @param ioThreads      Netty I/O threads, which read, route and write chat messages; 0 for one per
- *                       core. More threads than cores only add hand-offs between them: on 2 cores,
- *                       4 threads carried 22% fewer messages per second than 2 (cim-loadgen, part 1)
- * @param epoll          use Linux's native epoll transport where it loads (fewer system calls per
- *                       message than Java NIO); false for NIO everywhere
- * @param workerThreads  threads for the handlers that block (password hashing, Redis calls), kept
- *                       off the Netty I/O threads
- * @param presence       how presence in Redis is kept alive
- * @param accounts       how passwords are hashed
+ * @param host          the address to listen on for chat clients
+ * @param port          the TCP port to listen on; 0 picks a free port (the bound one is logged)
+ * @param idleTimeout   a connection that sends nothing for this long is closed; clients are told to
+ *                      ping every third of it
+ * @param maxFrameSize  the longest frame accepted, length field included; a longer one closes the
+ *                      connection
+ * @param nodeId        this server's name in Redis; generated ({@code node-} and 8 hex digits) when
+ *                      empty. Give each node its own.
+ * @param ioThreads     Netty I/O threads, which read, route and write chat messages; 0 for one per
+ *                      core. More threads than cores only add hand-offs between them: on 2 cores, 4
+ *                      threads carried 22% fewer messages per second than 2 (cim-loadgen, part 1)
+ * @param epoll         use Linux's native epoll transport where it loads (fewer system calls per
+ *                      message than Java NIO); false for NIO everywhere
+ * @param workerThreads threads for the logins' password hashing, off the I/O threads
+ * @param lanes         threads for the users' Redis work (inboxes, presence, scheduled messages);
+ *                      each user's work runs on one of them, in order
+ * @param dataDir       where the embedded Redis keeps its append-only file; empty for
+ *                      {@code ~/.cim/data/redis-<port>}
+ * @param redis         how the server gets its Redis
+ * @param presence      how presence in Redis is kept alive
+ * @param accounts      how passwords are hashed
+ * @param limits        what one client may make the server hold
+ * @param delays        scheduled messages
+ * @param shutdown      how a stopping node hands its clients over
  */
 @ConfigurationProperties("cim.server")
 public record CimServerProperties(
-        @DefaultValue("0.0.0.0") String host,
+        @DefaultValue("127.0.0.1") String host,
         @DefaultValue("9000") int port,
         @DefaultValue("45s") Duration idleTimeout,
         @DefaultValue("64KB") DataSize maxFrameSize,
@@ -42,16 +51,41 @@ public record CimServerProperties(
         @DefaultValue("0") int ioThreads,
         @DefaultValue("true") boolean epoll,
         @DefaultValue("4") int workerThreads,
+        @DefaultValue("4") int lanes,
+        Path dataDir,
+        @DefaultValue Redis redis,
         @DefaultValue Presence presence,
-        @DefaultValue Accounts accounts) {
+        @DefaultValue Accounts accounts,
+        @DefaultValue Limits limits,
+        @DefaultValue Delays delays,
+        @DefaultValue Shutdown shutdown) {
+
+    /**
+     * Redis.
+     *
+     * @param embedded true to run a redis-server process of the server's own on
+     *                 {@code spring.data.redis.port}, bound to 127.0.0.1, persisting to
+     *                 {@code data-dir}, and stopped with the server; false to use the Redis at
+     *                 {@code spring.data.redis.host}:{@code port}
+     * @param fsync    when the embedded Redis writes its append-only file to disk:
+     *                 {@code everysec} (at most the last second lost if Redis or the machine dies)
+     *                 or {@code always} (every write, slower)
+     */
+    public record Redis(@DefaultValue("true") boolean embedded, @DefaultValue("everysec") String fsync) {
+        public Redis {
+            if (!"everysec".equals(fsync) && !"always".equals(fsync)) {
+                throw new IllegalArgumentException("cim.server.redis.fsync: '" + fsync + "' (expected: everysec or always)");
+            }
+        }
+    }
 
     /**
      * Presence: each node refreshes, every {@code refreshInterval}, the Redis keys that say which of
-     * its users are online; the keys expire {@code ttl} after the last refresh, so the users of a node
+     * its users are online; they expire {@code ttl} after the last refresh, so the users of a node
      * that died drop out of presence within {@code ttl}.
      *
-     * @param ttl             how long presence keys live without a refresh
-     * @param refreshInterval how often a live node refreshes them; less than {@code ttl}
+     * @param ttl             how long presence lives without a refresh
+     * @param refreshInterval how often a live node refreshes it; less than {@code ttl}
      */
     public record Presence(@DefaultValue("30s") Duration ttl, @DefaultValue("10s") Duration refreshInterval) {
         public Presence {
@@ -67,8 +101,8 @@ public record CimServerProperties(
     /**
      * Accounts: passwords are kept only as BCrypt hashes.
      *
-     * @param bcryptStrength the BCrypt log2 cost, 4 to 31; each step doubles the time to hash (10
-     *                       takes tens of milliseconds, which is the point: guessing is slow)
+     * @param bcryptStrength the BCrypt log2 cost, 4 to 31; each step doubles the time to hash (10 takes
+     *                       tens of milliseconds, which is the point: guessing is slow)
      */
     public record Accounts(@DefaultValue("10") int bcryptStrength) {
         public Accounts {
@@ -76,6 +110,98 @@ public record CimServerProperties(
                 throw new IllegalArgumentException("cim.server.accounts.bcrypt-strength: " + bcryptStrength
                         + " (expected: 4 <= strength <= 31)");
             }
+        }
+    }
+
+    /**
+     * What one client may make the server hold.
+     *
+     * @param windowMessages   messages written to a session and not acknowledged, at most; a client
+     *                         past it (or past {@code windowBytes}) is not reading, and is
+     *                         disconnected with the reason (its messages wait in its inbox)
+     * @param windowBytes      bytes of those messages, at most
+     * @param heldMessages     live messages held for a session while it reads its inbox, past which
+     *                         they are stored behind what it reads
+     * @param pageSize         inbox messages read at once
+     * @param pendingPerOrigin messages of one client routed and not yet resolved, past which the
+     *                         server stops reading from it until some are
+     * @param relayTimeout     how long a message relayed to another node waits for its answer before
+     *                         it is stored in the recipient's inbox
+     * @param maxTextLength    the most characters in a message
+     * @param inboxMessages    the most messages one inbox holds; past it, messages to that user are
+     *                         refused with a notice to the sender
+     * @param inboxBytes       the most bytes one inbox holds
+     * @param inboxTtl         how long a message waits in an inbox
+     */
+    public record Limits(@DefaultValue("10000") int windowMessages, @DefaultValue("4MB") DataSize windowBytes,
+            @DefaultValue("1000") int heldMessages, @DefaultValue("200") int pageSize,
+            @DefaultValue("10000") int pendingPerOrigin, @DefaultValue("10s") Duration relayTimeout,
+            @DefaultValue("4000") int maxTextLength, @DefaultValue("100000") int inboxMessages,
+            @DefaultValue("64MB") DataSize inboxBytes, @DefaultValue("30d") Duration inboxTtl) {
+        public Limits {
+            atLeast(windowMessages, 2, "cim.server.limits.window-messages");
+            atLeast(heldMessages, 1, "cim.server.limits.held-messages");
+            atLeast(pageSize, 1, "cim.server.limits.page-size");
+            atLeast(pendingPerOrigin, 1, "cim.server.limits.pending-per-origin");
+            atLeast(inboxMessages, 1, "cim.server.limits.inbox-messages");
+            requirePositive(relayTimeout, "cim.server.limits.relay-timeout");
+            requirePositive(inboxTtl, "cim.server.limits.inbox-ttl");
+            if (maxTextLength < 1 || maxTextLength > ChatRules.MAX_TEXT_LENGTH) {
+                throw new IllegalArgumentException("cim.server.limits.max-text-length: " + maxTextLength
+                        + " (expected: 1 to " + ChatRules.MAX_TEXT_LENGTH + ")");
+            }
+        }
+    }
+
+    /**
+     * Scheduled messages.
+     *
+     * @param maxDelay     the longest delay accepted
+     * @param maxPerUser   the most scheduled messages one user may have
+     * @param window       how far ahead a node holds scheduled messages on its delay wheel; the rest
+     *                     wait in Redis only (memory does not grow with the horizon)
+     * @param scanInterval how often a node reads Redis for messages coming into its window (and for
+     *                     messages a dead node claimed and did not send)
+     * @param releaseGrace how long a node waits, once a message is due, for its online sender's client
+     *                     to send it, before sending it itself
+     * @param lease        how long a node's claim on a message it is sending lasts; a node that dies
+     *                     while sending leaves the message to another after this
+     * @param buckets      how many buckets the messages are spread over in Redis
+     */
+    public record Delays(@DefaultValue("400d") Duration maxDelay, @DefaultValue("1000") int maxPerUser,
+            @DefaultValue("1h") Duration window, @DefaultValue("5s") Duration scanInterval,
+            @DefaultValue("2s") Duration releaseGrace, @DefaultValue("60s") Duration lease,
+            @DefaultValue("256") int buckets) {
+        public Delays {
+            requirePositive(maxDelay, "cim.server.delays.max-delay");
+            atLeast(maxPerUser, 1, "cim.server.delays.max-per-user");
+            requirePositive(window, "cim.server.delays.window");
+            requirePositive(scanInterval, "cim.server.delays.scan-interval");
+            requirePositive(releaseGrace, "cim.server.delays.release-grace");
+            requirePositive(lease, "cim.server.delays.lease");
+            if (scanInterval.compareTo(window) >= 0) {
+                throw new IllegalArgumentException("cim.server.delays.scan-interval: " + scanInterval
+                        + " (expected: < cim.server.delays.window = " + window + ")");
+            }
+            if (buckets < 1 || buckets > 16384) {
+                throw new IllegalArgumentException("cim.server.delays.buckets: " + buckets + " (expected: 1 to 16384)");
+            }
+        }
+    }
+
+    /**
+     * How a stopping node hands its clients over: it stops accepting, tells every client to go
+     * elsewhere ({@code GoAway}, with the other live nodes) and to spread its reconnection over
+     * {@code spread}, waits up to {@code grace} for them to leave, then closes the rest; whatever a
+     * session had not acknowledged waits in the user's inbox.
+     *
+     * @param grace  how long clients have to leave
+     * @param spread the window the clients spread their reconnections over
+     */
+    public record Shutdown(@DefaultValue("5s") Duration grace, @DefaultValue("5s") Duration spread) {
+        public Shutdown {
+            requirePositive(grace, "cim.server.shutdown.grace");
+            requirePositive(spread, "cim.server.shutdown.spread");
         }
     }
 
@@ -93,15 +219,14 @@ public record CimServerProperties(
             throw new IllegalArgumentException("cim.server.io-threads: " + ioThreads
                     + " (expected: >= 0, 0 for one per core)");
         }
-        if (workerThreads < 1) {
-            throw new IllegalArgumentException("cim.server.worker-threads: " + workerThreads + " (expected: >= 1)");
-        }
+        atLeast(workerThreads, 1, "cim.server.worker-threads");
+        atLeast(lanes, 1, "cim.server.lanes");
         if (nodeId == null || nodeId.isBlank()) {
             byte[] random = new byte[4];
             ThreadLocalRandom.current().nextBytes(random);
             nodeId = "node-" + HexFormat.of().formatHex(random);
         } else if (!nodeId.matches("[A-Za-z0-9_.-]{1,64}")) {
-            // It becomes part of Redis keys and message ids: no separators, no spaces.
+            // It becomes part of Redis keys and channels: no separators, no spaces.
             throw new IllegalArgumentException("cim.server.node-id: '" + nodeId
                     + "' (expected: 1 to 64 of A-Z a-z 0-9 _ - .)");
         }
@@ -117,9 +242,21 @@ public record CimServerProperties(
         return idleTimeout.dividedBy(3);
     }
 
+    /** The embedded Redis's data directory: {@link #dataDir()}, or {@code ~/.cim/data/redis-<port>}. */
+    public Path redisDataDir(int redisPort) {
+        return dataDir != null ? dataDir
+                : Path.of(System.getProperty("user.home"), ".cim", "data", "redis-" + redisPort);
+    }
+
     private static void requirePositive(Duration d, String name) {
         if (d == null || d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(name + ": " + d + " (expected: > 0)");
+        }
+    }
+
+    private static void atLeast(long value, long min, String name) {
+        if (value < min) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: >= " + min + ")");
         }
     }
 }

@@ -26,7 +26,7 @@ class CimServerPropertiesTest {
     void defaults_areTheDocumentedOnes_andANodeIdIsGenerated() {
         runner.run(context -> {
             CimServerProperties p = context.getBean(CimServerProperties.class);
-            assertThat(p.host()).isEqualTo("0.0.0.0");
+            assertThat(p.host()).isEqualTo("127.0.0.1");
             assertThat(p.port()).isEqualTo(9000);
             assertThat(p.idleTimeout()).isEqualTo(Duration.ofSeconds(45));
             assertThat(p.heartbeatInterval()).isEqualTo(Duration.ofSeconds(15));
@@ -38,6 +38,14 @@ class CimServerPropertiesTest {
             assertThat(p.ioThreads()).isZero();
             assertThat(p.effectiveIoThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
             assertThat(p.epoll()).isTrue();
+            assertThat(p.redis().embedded()).isTrue();
+            assertThat(p.redis().fsync()).isEqualTo("everysec");
+            assertThat(p.redisDataDir(6390).toString()).endsWith(java.nio.file.Path.of(".cim", "data", "redis-6390").toString());
+            assertThat(p.delays().maxDelay()).isEqualTo(Duration.ofDays(400));
+            assertThat(p.delays().maxPerUser()).isEqualTo(1000);
+            assertThat(p.delays().window()).isEqualTo(Duration.ofHours(1));
+            assertThat(p.limits().windowMessages()).isEqualTo(10_000);
+            assertThat(p.shutdown().grace()).isEqualTo(Duration.ofSeconds(5));
         });
     }
 
@@ -85,5 +93,26 @@ class CimServerPropertiesTest {
         runner.withPropertyValues("cim.server.io-threads=-1")
                 .run(context -> assertThat(context).getFailure().rootCause()
                         .hasMessageContaining("cim.server.io-threads: -1 (expected: >= 0"));
+    }
+
+    @Test
+    void fsyncOtherThanEverysecOrAlways_failsStartupSayingWhatWasExpected() {
+        runner.withPropertyValues("cim.server.redis.fsync=never")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("cim.server.redis.fsync: 'never' (expected: everysec or always)"));
+    }
+
+    @Test
+    void scanIntervalNotBelowTheWindow_failsStartupSayingWhatWasExpected() {
+        runner.withPropertyValues("cim.server.delays.window=1m", "cim.server.delays.scan-interval=2m")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("expected: < cim.server.delays.window"));
+    }
+
+    @Test
+    void textLongerThanTheProtocolAllows_failsStartup() {
+        runner.withPropertyValues("cim.server.limits.max-text-length=5000")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("cim.server.limits.max-text-length: 5000 (expected: 1 to 4000)"));
     }
 }

@@ -1,133 +1,178 @@
 package dev.cim.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import dev.cim.common.protocol.ChatMessage;
-import dev.cim.common.protocol.Envelopes;
-import dev.cim.common.protocol.proto.Envelope;
-import dev.cim.common.protocol.proto.ServerNotice;
-import dev.cim.server.net.CimServer;
-import dev.cim.server.redis.EmbeddedRedisServer;
-import dev.cim.server.routing.RedisRemoteNodes;
-import dev.cim.server.support.Await;
+import dev.cim.client.core.CimClient;
+import dev.cim.client.core.ConnectionEvent;
+import dev.cim.client.core.Recipient;
+import dev.cim.client.core.ScheduledChange;
+import dev.cim.client.core.ScheduledMessage;
+import dev.cim.client.core.SendReceipt;
+import dev.cim.server.chat.ChatCore;
+import dev.cim.server.redis.embedded.EmbeddedRedisServer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import dev.cim.server.support.FreePort;
-import dev.cim.server.support.TestClient;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
+import dev.cim.server.support.Recorder;
+import dev.cim.server.support.TestServer;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Two server nodes sharing one Redis: users on different nodes chat as if on one. */
+/** Two server nodes on one Redis: users on different nodes chat as if on one. */
 class TwoNodeIntegrationTest {
 
-    private static final String PASSWORD = "pw";
+    @TempDir
+    Path dataDir;
 
-    private static EmbeddedRedisServer redis;
-    private static ConfigurableApplicationContext nodeA;
-    private static ConfigurableApplicationContext nodeB;
-    private static EventLoopGroup clientLoop;
+    private final int redisPort = FreePort.next();
+    private EmbeddedRedisServer redis;
+    private TestServer a;
+    private TestServer b;
 
-    private final List<TestClient> clients = new ArrayList<>();
-
-    @BeforeAll
-    static void startTwoNodes() {
-        int redisPort = FreePort.next();
-        redis = new EmbeddedRedisServer(redisPort);
+    @BeforeEach
+    void start() {
+        redis = new EmbeddedRedisServer(redisPort, dataDir, "everysec");
         redis.start();
-        nodeA = startNode("node-a", redisPort);
-        nodeB = startNode("node-b", redisPort);
-        clientLoop = new NioEventLoopGroup(1);
-        Await.until("each node sees the other", TestClient.WAIT,
-                () -> nodeA.getBean(RedisRemoteNodes.class).peers() == 1
-                        && nodeB.getBean(RedisRemoteNodes.class).peers() == 1);
-    }
-
-    private static ConfigurableApplicationContext startNode(String nodeId, int redisPort) {
-        return new SpringApplicationBuilder(CimServerApplication.class).run(
-                "--cim.server.port=0",
-                "--cim.server.host=127.0.0.1",
-                "--cim.server.node-id=" + nodeId,
-                "--cim.server.presence.ttl=5s",
-                "--cim.server.presence.refresh-interval=200ms",
-                "--cim.server.accounts.bcrypt-strength=4",
-                "--cim.redis.embedded=false",
-                "--spring.data.redis.host=127.0.0.1",
-                "--spring.data.redis.port=" + redisPort);
-    }
-
-    @AfterAll
-    static void stopAll() {
-        if (nodeA != null) {
-            nodeA.close();
-        }
-        if (nodeB != null) {
-            nodeB.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-        if (clientLoop != null) {
-            clientLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-        }
+        a = TestServer.onRedis(redisPort, "--cim.server.node-id=node-a", "--cim.server.presence.refresh-interval=200ms",
+                "--cim.server.presence.ttl=3s", "--cim.server.shutdown.grace=3s", "--cim.server.shutdown.spread=200ms");
+        b = TestServer.onRedis(redisPort, "--cim.server.node-id=node-b", "--cim.server.presence.refresh-interval=200ms",
+                "--cim.server.presence.ttl=3s");
+        // Each node learns of the other at its next heartbeat.
+        await("the nodes see each other").atMost(Recorder.WAIT).until(() ->
+                a.bean(ChatCore.class).peers() == 1 && b.bean(ChatCore.class).peers() == 1);
     }
 
     @AfterEach
-    void closeClients() {
-        clients.forEach(TestClient::close);
+    void stop() {
+        if (a != null) {
+            a.close();
+        }
+        if (b != null) {
+            b.close();
+        }
+        redis.close();
     }
 
-    private TestClient on(ConfigurableApplicationContext node, String user) {
-        TestClient client = TestClient.connect(clientLoop, node.getBean(CimServer.class).port(), Duration.ofSeconds(1))
-                .loggedInAs(user, PASSWORD);
-        clients.add(client);
+    private static CimClient online(TestServer server, String user, Recorder recorder) {
+        CimClient client = server.client(user, recorder);
+        client.connect().join();
         return client;
     }
 
     @Test
-    void privateMessage_toAUserOnTheOtherNode_isRelayedThere() {
-        TestClient alice = on(nodeA, "alice1");
-        TestClient bob = on(nodeB, "bob1");
+    void privateMessage_toAUserOnTheOtherNode_isDeliveredInOrder_andTheReceiptWaitsForTheirAcknowledgement() {
+        Recorder bob = new Recorder();
+        online(b, "bob", bob);
+        CimClient alice = online(a, "alice", new Recorder());
 
-        Envelope receipt = alice.chat("bob1", "across the wire");
+        List<CompletableFuture<SendReceipt>> sent = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            sent.add(alice.send(Recipient.user("bob"), "m" + i));
+        }
 
-        assertThat(receipt.getServerNotice().getKind()).isEqualTo(ServerNotice.Kind.DELIVERED);
-        assertThat(receipt.getServerNotice().getText()).contains("relayed to 1 other node");
-        ChatMessage got = bob.nextChat();
-        assertThat(got.text()).isEqualTo("across the wire");
-        assertThat(got.sender()).isEqualTo("alice1");
-        assertThat(got.id()).startsWith("node-a-");
+        sent.forEach(f -> {
+            SendReceipt receipt = f.join();
+            assertThat(receipt.outcome()).isEqualTo(SendReceipt.Outcome.DELIVERED);
+            assertThat(receipt.sessions()).isEqualTo(1);
+        });
+        bob.awaitMessages(200);
+        assertThat(bob.texts()).containsExactlyElementsOf(IntStream.range(0, 200).mapToObj(i -> "m" + i).toList());
     }
 
     @Test
-    void broadcast_reachesUsersOnBothNodes_once() {
-        TestClient alice = on(nodeA, "alice2");
-        TestClient carol = on(nodeA, "carol2");
-        TestClient bob = on(nodeB, "bob2");
+    void broadcast_reachesUsersOnBothNodes() {
+        Recorder bob = new Recorder();
+        Recorder carol = new Recorder();
+        online(b, "bob", bob);
+        online(a, "carol", carol);
+        CimClient alice = online(a, "alice", new Recorder());
 
-        alice.chat(ChatMessage.EVERYONE, "hello both nodes");
+        SendReceipt receipt = alice.send(Recipient.EVERYONE, "hello both nodes").join();
 
-        assertThat(carol.nextChat().text()).isEqualTo("hello both nodes");
-        assertThat(bob.nextChat().text()).isEqualTo("hello both nodes");
-        assertThat(alice.drainUntilPong()).isEmpty();
-        assertThat(carol.drainUntilPong()).isEmpty();
-        assertThat(bob.drainUntilPong()).isEmpty();
+        bob.awaitText("hello both nodes");
+        carol.awaitText("hello both nodes");
+        assertThat(receipt.sessions()).isEqualTo(2);
     }
 
     @Test
-    void onlineUsers_listsUsersOfBothNodes() {
-        on(nodeA, "alice3");
-        TestClient bob = on(nodeB, "bob3");
+    void offlineUser_storedByOneNode_isDeliveredByTheOther() {
+        online(b, "bob", new Recorder()).close();
+        CimClient alice = online(a, "alice", new Recorder());
+        assertThat(alice.send(Recipient.user("bob"), "waiting").join().outcome()).isEqualTo(SendReceipt.Outcome.STORED);
 
-        bob.send(Envelopes.onlineUsersRequest(9));
+        Recorder bob = new Recorder();
+        online(b, "bob", bob);
 
-        assertThat(bob.next().getOnlineUsersReply().getUserNamesList()).contains("alice3", "bob3");
+        bob.awaitText("waiting");
+    }
+
+    @Test
+    void scheduledMessage_changedOnOneNode_isToldToTheUsersTerminalOnTheOther() {
+        Recorder onB = new Recorder();
+        online(b, "alice", onB);
+        CimClient onA = online(a, "alice", new Recorder());
+        online(b, "bob", new Recorder());
+
+        ScheduledMessage scheduled = onA.schedule(Recipient.user("bob"), "later", Duration.ofHours(2)).join();
+        onB.awaitChange(ScheduledChange.Kind.SCHEDULED);
+        onA.cancel(scheduled.id()).join();
+
+        assertThat(onB.awaitChange(ScheduledChange.Kind.CANCELLED).message().id()).isEqualTo(scheduled.id());
+    }
+
+    @Test
+    void scheduledMessagesDueTogether_withASenderOnEachNode_areEachDeliveredOnce() {
+        Recorder bob = new Recorder();
+        online(a, "bob", bob);
+        CimClient senderA = online(a, "sender-a", new Recorder());
+        CimClient senderB = online(b, "sender-b", new Recorder());
+        java.time.Instant due = java.time.Instant.now().plusSeconds(3);
+        List<CompletableFuture<ScheduledMessage>> scheduled = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            scheduled.add((i % 2 == 0 ? senderA : senderB).schedule(Recipient.user("bob"), "due " + i, due));
+        }
+        scheduled.forEach(CompletableFuture::join);
+
+        bob.awaitMessages(200);
+        // Every send is counted where it happens: the two nodes sent 200 in all, not one more.
+        await("both nodes have counted their sends").atMost(Recorder.WAIT).until(() -> sent(a) + sent(b) >= 200);
+        assertThat(sent(a) + sent(b)).isEqualTo(200);
+        assertThat(bob.texts()).hasSize(200).doesNotHaveDuplicates();
+        assertThat(bob.messages).allSatisfy(m -> assertThat(m.sentAt()).isAfterOrEqualTo(due));
+    }
+
+    /** Scheduled messages {@code server} sent, by the sender's release or by itself. */
+    private static long sent(TestServer server) {
+        return server.bean(MeterRegistry.class).find("cim.scheduled.lateness").timers().stream()
+                .mapToLong(Timer::count).sum();
+    }
+
+    @Test
+    void stoppingANode_sendsItsClientsToTheOther_andNothingSentIsLost() {
+        Recorder bob = new Recorder();
+        online(b, "bob", bob);
+        Recorder aliceEvents = new Recorder();
+        // Only node-a's address: node-b is learnt from the GoAway.
+        CimClient alice = a.client(a.address(), "alice", aliceEvents);
+        alice.connect().join();
+        assertThat(aliceEvents.awaitEvent(ConnectionEvent.Connected.class).nodeId()).isEqualTo("node-a");
+
+        a.context().close(); // the node stops; its clients are the test's, and stay
+        a = null;
+
+        aliceEvents.awaitEvent(ConnectionEvent.GoingAway.class);
+        await("alice logs in on node-b").atMost(Recorder.WAIT).until(() -> aliceEvents.events.stream()
+                .anyMatch(e -> e instanceof ConnectionEvent.Connected c && c.nodeId().equals("node-b")));
+        alice.send(Recipient.user("bob"), "after the move").join();
+        bob.awaitText("after the move");
     }
 }

@@ -1,36 +1,17 @@
 package dev.cim.client.command;
 
+import dev.cim.client.core.Recipient;
 import java.time.Duration;
-import java.util.Objects;
+import java.time.ZonedDateTime;
 
 /** What one line typed at the console asks for; made by {@link CommandParser}. */
 public sealed interface Command {
-
-    /** Where a chat message goes: everyone online, or one user (all of that user's terminals). */
-    record Recipient(String user) {
-
-        /** Everyone online but the sender. */
-        public static final Recipient EVERYONE = new Recipient(null);
-
-        public static Recipient user(String name) {
-            return new Recipient(Objects.requireNonNull(name, "name"));
-        }
-
-        public boolean isEveryone() {
-            return user == null;
-        }
-
-        @Override
-        public String toString() {
-            return isEveryone() ? "everyone" : "@" + user;
-        }
-    }
 
     /** A blank line: nothing to do. */
     record Nothing() implements Command {
     }
 
-    /** {@code text} or {@code @bob text}: send now. */
+    /** {@code text}, {@code @bob text} or {@code ::text}: send now. */
     record Send(Recipient to, String text) implements Command {
     }
 
@@ -38,12 +19,32 @@ public sealed interface Command {
     record Delay(Recipient to, String text, Duration delay) implements Command {
     }
 
-    /** {@code :delays}: list the delayed messages not yet sent. */
+    /** {@code :at <time> [@bob] text}: send {@code text} at {@code when}. */
+    record At(Recipient to, String text, ZonedDateTime when) implements Command {
+    }
+
+    /** {@code :delays}: list the scheduled messages. */
     record ListDelays() implements Command {
     }
 
-    /** {@code :cancel id}: cancel a delayed message. */
-    record Cancel(long id) implements Command {
+    /** {@code :cancel n}: cancel scheduled message number {@code n}. */
+    record Cancel(long number) implements Command {
+    }
+
+    /** {@code :edit n text}: replace the text of scheduled message {@code n}. */
+    record Edit(long number, String text) implements Command {
+    }
+
+    /**
+     * {@code :move n <delay or time>}: send scheduled message {@code n} after {@code delay} from now, or
+     * at {@code when} (exactly one of them is set).
+     */
+    record Move(long number, Duration delay, ZonedDateTime when) implements Command {
+        public Move {
+            if ((delay == null) == (when == null)) {
+                throw new IllegalArgumentException("a move needs a delay or a time (expected: exactly one)");
+            }
+        }
     }
 
     /** {@code :olu}: list the users online. */
@@ -55,9 +56,9 @@ public sealed interface Command {
     }
 
     /**
-     * {@code :q} waits for pending delayed messages to be sent, then quits; {@code :q!} discards them
-     * and quits at once.
+     * {@code :q} waits (up to the quit grace) for the server to confirm what was sent, then quits;
+     * {@code :q!} quits at once. Scheduled messages stay on the server either way.
      */
-    record Quit(boolean discardPending) implements Command {
+    record Quit(boolean now) implements Command {
     }
 }

@@ -1,9 +1,13 @@
 package dev.cim.client.command;
 
-import dev.cim.client.command.Command.Recipient;
-import dev.cim.common.protocol.ChatMessage;
+import dev.cim.client.core.Recipient;
+import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.UserNames;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,31 +16,39 @@ import java.util.Optional;
  * message is one line saying what was expected. Never throws anything else, whatever the line.
  *
  * <pre>
- *   hello all                 Send to everyone
- *   &#64;bob hi                   Send to bob
- *   :delay see you at 5 10m   Delay: text "see you at 5", sent in 10 minutes (the last word is the delay)
- *   :delay &#64;bob ping 1.5      Delay to bob, 1.5 s
- *   :delays  :cancel 7  :olu  :help  :q  :q!
+ *   hello all                     Send to everyone
+ *   &#64;bob hi                       Send to bob
+ *   ::)                           Send ":)" (a leading "::" sends a text that starts with ':')
+ *   :delay see you at 5 10m       Delay: "see you at 5" in 10 minutes (the last word is the delay)
+ *   :delay &#64;bob ping 1.5          Delay to bob, 1.5 s
+ *   :at 17:30 &#64;bob call me        At: today at 17:30 (also: tomorrow 9:00, 2027-01-05 09:00)
+ *   :delays  :cancel 7  :edit 7 new text  :move 7 1h  :move 7 tomorrow 9:00
+ *   :olu  :help  :q  :q!
  * </pre>
  */
 public final class CommandParser {
 
     static final String DELAY_USAGE = "usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m";
+    static final String AT_USAGE = "usage: :at <time> [@user] <text>, e.g. :at 17:30 @bob call me";
     static final String PRIVATE_USAGE = "usage: @user <text>, e.g. @bob hi";
+    static final String NUMBER_HINT = "numbers are listed by :delays";
 
     private final Duration maxDelay;
     private final int maxTextLength;
+    private final Clock clock;
 
     /**
-     * @param maxDelay the longest {@code :delay} accepted
+     * @param maxDelay      the longest delay accepted (the server may accept less, and says so)
      * @param maxTextLength the most characters in a message's text
+     * @param clock         now, in the user's time zone (for {@code :at})
      */
-    public CommandParser(Duration maxDelay, int maxTextLength) {
+    public CommandParser(Duration maxDelay, int maxTextLength, Clock clock) {
         this.maxDelay = Objects.requireNonNull(maxDelay, "maxDelay");
         if (maxTextLength < 1) {
             throw new IllegalArgumentException("maxTextLength (expected: >= 1): " + maxTextLength);
         }
         this.maxTextLength = maxTextLength;
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     public Command parse(String line) throws CommandException {
@@ -44,26 +56,29 @@ public final class CommandParser {
         if (input.isEmpty()) {
             return new Command.Nothing();
         }
+        if (input.startsWith("::")) {
+            return new Command.Send(Recipient.EVERYONE, text(input.substring(1), PRIVATE_USAGE));
+        }
         if (!input.startsWith(":")) {
-            return send(input);
+            Addressed message = addressed(input, PRIVATE_USAGE);
+            return new Command.Send(message.to(), message.text());
         }
         String[] nameAndRest = input.split("\\s+", 2);
         String rest = nameAndRest.length > 1 ? nameAndRest[1] : "";
         return switch (nameAndRest[0]) {
             case ":delay" -> delay(rest);
+            case ":at" -> at(rest);
             case ":delays" -> noArguments(":delays", rest, new Command.ListDelays());
-            case ":cancel" -> cancel(rest);
+            case ":cancel" -> new Command.Cancel(number(":cancel", rest, ":cancel <number>"));
+            case ":edit" -> edit(rest);
+            case ":move" -> move(rest);
             case ":olu" -> noArguments(":olu", rest, new Command.OnlineUsers());
             case ":help" -> noArguments(":help", rest, new Command.Help());
             case ":q" -> noArguments(":q", rest, new Command.Quit(false));
             case ":q!" -> noArguments(":q!", rest, new Command.Quit(true));
-            default -> throw new CommandException("unknown command " + nameAndRest[0] + "; type :help for the list");
+            default -> throw new CommandException("unknown command " + nameAndRest[0]
+                    + "; type :help for the list (to send a text that starts with ':', begin it with '::')");
         };
-    }
-
-    private Command send(String input) throws CommandException {
-        Addressed message = addressed(input, PRIVATE_USAGE);
-        return new Command.Send(message.to(), message.text());
     }
 
     private Command delay(String rest) throws CommandException {
@@ -72,7 +87,13 @@ public final class CommandParser {
             throw new CommandException((rest.isEmpty() ? "the text and the delay are missing; " : "the delay is missing; ")
                     + DELAY_USAGE);
         }
-        Duration delay = DelayParser.parse(rest.substring(split + 1));
+        Duration delay = delayOf(rest.substring(split + 1));
+        Addressed message = addressed(rest.substring(0, split).strip(), DELAY_USAGE);
+        return new Command.Delay(message.to(), message.text(), delay);
+    }
+
+    private Duration delayOf(String token) throws CommandException {
+        Duration delay = DelayParser.parse(token);
         if (delay.isZero()) {
             throw new CommandException("the delay must be more than 0 (to send at once, type the text alone)");
         }
@@ -80,8 +101,66 @@ public final class CommandParser {
             throw new CommandException("the delay " + DelayFormat.format(delay) + " is over the maximum of "
                     + DelayFormat.format(maxDelay) + " (cim.client.max-delay)");
         }
-        Addressed message = addressed(rest.substring(0, split).strip(), DELAY_USAGE);
-        return new Command.Delay(message.to(), message.text(), delay);
+        return delay;
+    }
+
+    private Command at(String rest) throws CommandException {
+        List<String> words = words(rest);
+        if (words.isEmpty()) {
+            throw new CommandException("the time and the text are missing; " + AT_USAGE);
+        }
+        TimeParser.Parsed time = TimeParser.parse(words, ZonedDateTime.now(clock));
+        checkHorizon(time.when());
+        String text = String.join(" ", words.subList(time.words(), words.size()));
+        if (text.isEmpty()) {
+            throw new CommandException("the text is missing; " + AT_USAGE);
+        }
+        // Keep the text as typed, spaces and all: cut the time's words off the front of the line.
+        String typed = rest.strip();
+        for (int i = 0; i < time.words(); i++) {
+            typed = typed.substring(words.get(i).length()).stripLeading();
+        }
+        Addressed message = addressed(typed, AT_USAGE);
+        return new Command.At(message.to(), message.text(), time.when());
+    }
+
+    private void checkHorizon(ZonedDateTime when) throws CommandException {
+        Duration ahead = Duration.between(clock.instant(), when.toInstant());
+        if (ahead.compareTo(maxDelay) > 0) {
+            throw new CommandException(when.toLocalDate() + " is more than " + DelayFormat.format(maxDelay)
+                    + " ahead, the maximum (cim.client.max-delay)");
+        }
+    }
+
+    private Command edit(String rest) throws CommandException {
+        String[] numberAndText = rest.split("\\s+", 2);
+        long number = number(":edit", numberAndText[0], ":edit <number> <new text>");
+        String text = numberAndText.length > 1 ? numberAndText[1].strip() : "";
+        return new Command.Edit(number, text(text, "usage: :edit <number> <new text>"));
+    }
+
+    private Command move(String rest) throws CommandException {
+        List<String> words = words(rest);
+        String usage = "usage: :move <number> <delay or time>, e.g. :move 7 30m or :move 7 tomorrow 9:00";
+        if (words.size() < 2) {
+            throw new CommandException((words.isEmpty() ? "the number and the new time are missing; "
+                    : "the new time is missing; ") + usage);
+        }
+        long number = number(":move", words.get(0), ":move <number> <delay or time>");
+        List<String> when = words.subList(1, words.size());
+        if (TimeParser.startsTime(when.get(0))) {
+            TimeParser.Parsed time = TimeParser.parse(when, ZonedDateTime.now(clock));
+            if (time.words() != when.size()) {
+                throw new CommandException("unexpected words after the time: '"
+                        + String.join(" ", when.subList(time.words(), when.size())) + "'; " + usage);
+            }
+            checkHorizon(time.when());
+            return new Command.Move(number, null, time.when());
+        }
+        if (when.size() != 1) {
+            throw new CommandException("'" + String.join(" ", when) + "' is not a delay or a time; " + usage);
+        }
+        return new Command.Move(number, delayOf(when.get(0)), null);
     }
 
     private record Addressed(Recipient to, String text) {
@@ -94,7 +173,7 @@ public final class CommandParser {
         if (input.startsWith("@")) {
             String[] userAndText = input.substring(1).split("\\s+", 2);
             String name = userAndText[0];
-            if (!ChatMessage.EVERYONE.equals(name)) { // "@everyone hi" is a plain broadcast
+            if (!ChatRules.EVERYONE.equals(name)) { // "@everyone hi" is a plain broadcast
                 Optional<String> problem = UserNames.problem(name);
                 if (problem.isPresent()) {
                     throw new CommandException("'@" + name + "': " + problem.get() + "; " + usage);
@@ -103,29 +182,34 @@ public final class CommandParser {
             }
             text = userAndText.length > 1 ? userAndText[1].strip() : "";
         }
-        if (text.isEmpty()) {
+        return new Addressed(to, text(text, usage));
+    }
+
+    private String text(String text, String usage) throws CommandException {
+        if (text.isBlank()) {
             throw new CommandException("the text is missing; " + usage);
         }
         if (text.length() > maxTextLength) {
             throw new CommandException("the message is " + text.length() + " characters long; the maximum is "
                     + maxTextLength + " (cim.client.max-message-length)");
         }
-        return new Addressed(to, text);
+        return text;
     }
 
-    private static Command cancel(String rest) throws CommandException {
-        if (rest.isEmpty()) {
-            throw new CommandException("the id is missing; usage: :cancel <id> (ids are listed by :delays)");
+    private static long number(String command, String word, String usage) throws CommandException {
+        if (word.isEmpty()) {
+            throw new CommandException("the number is missing; usage: " + usage + " (" + NUMBER_HINT + ")");
         }
+        String digits = word.startsWith("#") ? word.substring(1) : word;
         try {
-            long id = Long.parseLong(rest);
-            if (id > 0) {
-                return new Command.Cancel(id);
+            long number = Long.parseLong(digits);
+            if (number > 0) {
+                return number;
             }
         } catch (NumberFormatException notANumber) {
             // reported below
         }
-        throw new CommandException("'" + rest + "' is not an id; usage: :cancel <id> (ids are listed by :delays)");
+        throw new CommandException("'" + word + "' is not a number; usage: " + usage + " (" + NUMBER_HINT + ")");
     }
 
     private static Command noArguments(String name, String rest, Command command) throws CommandException {
@@ -133,6 +217,11 @@ public final class CommandParser {
             throw new CommandException(name + " takes no arguments, got '" + rest + "'");
         }
         return command;
+    }
+
+    private static List<String> words(String text) {
+        String stripped = text.strip();
+        return stripped.isEmpty() ? List.of() : Arrays.asList(stripped.split("\\s+"));
     }
 
     private static int lastWhitespace(String text) {

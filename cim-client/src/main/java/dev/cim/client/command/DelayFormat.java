@@ -8,6 +8,17 @@ public final class DelayFormat {
     private DelayFormat() {
     }
 
+    /**
+     * Like {@link #format}, rounded to the second from one second up: for a time people read
+     * ("in 3s" rather than "in 2s968ms" when a request took 32 ms).
+     */
+    public static String rounded(Duration delay) {
+        if (delay.compareTo(Duration.ofSeconds(1)) < 0) {
+            return format(delay.isNegative() ? Duration.ZERO : delay);
+        }
+        return format(Duration.ofSeconds((delay.toMillis() + 500) / 1000));
+    }
+
     public static String format(Duration delay) {
         long left = delay.toMillis();
         if (left == 0) {

@@ -12,6 +12,12 @@ public interface Console extends AutoCloseable {
     /** The next line typed, without its line break, or null at the end of input (Ctrl-D, a closed pipe). */
     String readLine() throws IOException;
 
+    /**
+     * Asks for a password without echoing it, where the console can; null when it cannot ask (piped
+     * input: the password must come from the environment or a file, not the data being piped).
+     */
+    String readPassword(String prompt);
+
     /** Shows one line of output. */
     void print(String line);
 

@@ -24,6 +24,11 @@ public final class PipedConsole implements Console {
     }
 
     @Override
+    public String readPassword(String prompt) {
+        return null;
+    }
+
+    @Override
     public void print(String line) {
         synchronized (out) { // whole lines, never interleaved
             out.println(line);

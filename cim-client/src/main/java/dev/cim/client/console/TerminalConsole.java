@@ -53,6 +53,15 @@ public final class TerminalConsole implements Console {
     }
 
     @Override
+    public String readPassword(String prompt) {
+        try {
+            return reader.readLine(prompt, '*');
+        } catch (UserInterruptException | EndOfFileException e) {
+            return null;
+        }
+    }
+
+    @Override
     public void print(String line) {
         reader.printAbove(line);
     }

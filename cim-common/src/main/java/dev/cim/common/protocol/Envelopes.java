@@ -1,72 +1,177 @@
 package dev.cim.common.protocol;
 
+import dev.cim.common.protocol.proto.Ack;
+import dev.cim.common.protocol.proto.Cancel;
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.Delivery;
+import dev.cim.common.protocol.proto.Edit;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.common.protocol.proto.LoginRequest;
+import dev.cim.common.protocol.proto.GoAway;
+import dev.cim.common.protocol.proto.ListScheduled;
+import dev.cim.common.protocol.proto.Login;
 import dev.cim.common.protocol.proto.LoginResult;
 import dev.cim.common.protocol.proto.OnlineUsersReply;
 import dev.cim.common.protocol.proto.OnlineUsersRequest;
 import dev.cim.common.protocol.proto.Ping;
 import dev.cim.common.protocol.proto.Pong;
-import dev.cim.common.protocol.proto.ServerNotice;
-import java.time.Duration;
+import dev.cim.common.protocol.proto.Receipt;
+import dev.cim.common.protocol.proto.Release;
+import dev.cim.common.protocol.proto.Schedule;
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.ScheduledChange;
+import dev.cim.common.protocol.proto.ScheduledList;
+import dev.cim.common.protocol.proto.Send;
 import java.util.Collection;
 
 /**
  * Builds every kind of {@link Envelope}, stamped with the {@link #PROTOCOL_VERSION}. The
  * {@code requestId} parameters are the correlation ids described in {@code cim.proto}: a client
- * picks one per request (0 for none) and the server echoes it on the direct answer.
+ * numbers its requests within its origin (for a Send, the number is also the message's sequence)
+ * and the server echoes the number on its direct answer; 0 means no correlation.
  */
 public final class Envelopes {
 
     /** The protocol version this code speaks; see the compatibility note in {@code cim.proto}. */
-    public static final int PROTOCOL_VERSION = 1;
+    public static final int PROTOCOL_VERSION = 2;
 
     private Envelopes() {
     }
 
-    /** A new builder with the version set. */
+    /** A new builder with the version and request id set. */
     public static Envelope.Builder builder(long requestId) {
         return Envelope.newBuilder().setVersion(PROTOCOL_VERSION).setRequestId(requestId);
     }
 
-    public static Envelope loginRequest(long requestId, String userName, String password) {
-        return builder(requestId)
-                .setLoginRequest(LoginRequest.newBuilder().setUserName(userName).setPassword(password))
+    // Client to server.
+
+    /** A login with a password, or with a session token when {@code token} is not empty. */
+    public static Envelope login(String userName, String password, String token, long origin) {
+        return builder(0).setLogin(Login.newBuilder()
+                        .setUserName(userName)
+                        .setPassword(password == null ? "" : password)
+                        .setToken(token == null ? "" : token)
+                        .setOrigin(origin))
                 .build();
     }
 
-    /** A successful login result. */
-    public static Envelope loginAccepted(long requestId, boolean accountCreated, String nodeId,
-            Duration heartbeatInterval) {
-        return builder(requestId)
-                .setLoginResult(LoginResult.newBuilder()
-                        .setOk(true)
-                        .setAccountCreated(accountCreated)
-                        .setNodeId(nodeId)
-                        .setHeartbeatIntervalMillis(heartbeatInterval.toMillis()))
+    public static Envelope send(long sequence, String recipient, String text) {
+        return builder(sequence).setSend(Send.newBuilder().setRecipient(recipient).setText(text)).build();
+    }
+
+    public static Envelope ack(long received) {
+        return builder(0).setAck(Ack.newBuilder().setReceived(received)).build();
+    }
+
+    public static Envelope ping(long clientTimeMillis) {
+        return builder(0).setPing(Ping.newBuilder().setClientTimeMillis(clientTimeMillis)).build();
+    }
+
+    public static Envelope onlineUsersRequest(long requestId) {
+        return builder(requestId).setOnlineUsersRequest(OnlineUsersRequest.getDefaultInstance()).build();
+    }
+
+    public static Envelope schedule(long sequence, String recipient, String text, long dueAtMillis,
+            long requestedMillis) {
+        return builder(sequence).setSchedule(Schedule.newBuilder()
+                        .setRecipient(recipient)
+                        .setText(text)
+                        .setDueAtMillis(dueAtMillis)
+                        .setRequestedMillis(requestedMillis))
                 .build();
+    }
+
+    /** Changes the text (unless empty) and the due time (unless 0) of scheduled message {@code id}. */
+    public static Envelope edit(long requestId, String id, String text, long dueAtMillis, long requestedMillis) {
+        return builder(requestId).setEdit(Edit.newBuilder()
+                        .setId(id)
+                        .setText(text == null ? "" : text)
+                        .setDueAtMillis(dueAtMillis)
+                        .setRequestedMillis(requestedMillis))
+                .build();
+    }
+
+    public static Envelope cancel(long requestId, String id) {
+        return builder(requestId).setCancel(Cancel.newBuilder().setId(id)).build();
+    }
+
+    public static Envelope release(long requestId, String id) {
+        return builder(requestId).setRelease(Release.newBuilder().setId(id)).build();
+    }
+
+    /** Lists the scheduled messages due before {@code dueBeforeMillis}, or all with 0. */
+    public static Envelope listScheduled(long requestId, long dueBeforeMillis) {
+        return builder(requestId)
+                .setListScheduled(ListScheduled.newBuilder().setDueBeforeMillis(dueBeforeMillis))
+                .build();
+    }
+
+    // Server to client.
+
+    public static Envelope loginAccepted(LoginResult.Builder result) {
+        return builder(0).setLoginResult(result.setOk(true)).build();
     }
 
     /** A refused login, with one line saying why. */
-    public static Envelope loginRefused(long requestId, String reason) {
-        return builder(requestId)
-                .setLoginResult(LoginResult.newBuilder().setOk(false).setReason(reason))
+    public static Envelope loginRefused(String reason) {
+        return builder(0).setLoginResult(LoginResult.newBuilder().setOk(false).setReason(reason)).build();
+    }
+
+    public static Envelope receipt(long sequence, Receipt.Outcome outcome, String messageId, int sessions,
+            String storedFor, boolean resend) {
+        return builder(sequence).setReceipt(Receipt.newBuilder()
+                        .setOutcome(outcome)
+                        .setMessageId(messageId)
+                        .setSessions(sessions)
+                        .setStoredFor(storedFor == null ? "" : storedFor)
+                        .setResend(resend))
                 .build();
     }
 
-    public static Envelope chat(long requestId, ChatMessage message) {
-        return builder(requestId).setChat(message.toProto()).build();
+    /** A delivery of {@code chat}; one envelope may be written to any number of connections. */
+    public static Envelope delivery(Chat chat) {
+        return builder(0).setDelivery(Delivery.newBuilder().setChat(chat)).build();
     }
 
-    public static Envelope notice(long requestId, ServerNotice.Kind kind, String messageId, String text,
-            int sessions) {
+    /** The answer to {@code ping}. */
+    public static Envelope pong(Envelope ping, long serverTimeMillis) {
+        return builder(ping.getRequestId())
+                .setPong(Pong.newBuilder()
+                        .setClientTimeMillis(ping.getPing().getClientTimeMillis())
+                        .setServerTimeMillis(serverTimeMillis))
+                .build();
+    }
+
+    /** One frame of an online-users reply. */
+    public static Envelope onlineUsersReply(long requestId, Collection<String> userNames, boolean more, int total) {
         return builder(requestId)
-                .setServerNotice(ServerNotice.newBuilder()
-                        .setKind(kind)
-                        .setMessageId(messageId)
-                        .setText(text)
-                        .setSessions(sessions))
+                .setOnlineUsersReply(OnlineUsersReply.newBuilder()
+                        .addAllUserNames(userNames)
+                        .setMore(more)
+                        .setTotal(total))
+                .build();
+    }
+
+    public static Envelope scheduledChange(long requestId, ScheduledChange.Kind kind, Scheduled message) {
+        return builder(requestId)
+                .setScheduledChange(ScheduledChange.newBuilder().setKind(kind).setMessage(message))
+                .build();
+    }
+
+    /** One frame of a scheduled-messages listing. */
+    public static Envelope scheduledList(long requestId, Collection<Scheduled> messages, boolean more, int total) {
+        return builder(requestId)
+                .setScheduledList(ScheduledList.newBuilder()
+                        .addAllMessages(messages)
+                        .setMore(more)
+                        .setTotal(total))
+                .build();
+    }
+
+    /** Asks the client to reconnect, after a random wait of up to {@code spreadMillis}, preferably to {@code nodes}. */
+    public static Envelope goAway(String reason, Collection<String> nodes, long spreadMillis) {
+        return builder(0)
+                .setGoAway(GoAway.newBuilder().setReason(reason).addAllNodes(nodes).setSpreadMillis(spreadMillis))
                 .build();
     }
 
@@ -81,28 +186,13 @@ public final class Envelopes {
                 .build();
     }
 
-    public static Envelope ping(long requestId, long clientTimeMillis) {
+    /** A refusal for going too fast: try again after {@code retryAfterMillis}. */
+    public static Envelope rateLimited(long requestId, String message, long retryAfterMillis) {
         return builder(requestId)
-                .setPing(Ping.newBuilder().setClientTimeMillis(clientTimeMillis))
-                .build();
-    }
-
-    /** The answer to {@code ping}, echoing its request id and client time. */
-    public static Envelope pong(Envelope ping, long serverTimeMillis) {
-        return builder(ping.getRequestId())
-                .setPong(Pong.newBuilder()
-                        .setClientTimeMillis(ping.getPing().getClientTimeMillis())
-                        .setServerTimeMillis(serverTimeMillis))
-                .build();
-    }
-
-    public static Envelope onlineUsersRequest(long requestId) {
-        return builder(requestId).setOnlineUsersRequest(OnlineUsersRequest.getDefaultInstance()).build();
-    }
-
-    public static Envelope onlineUsersReply(long requestId, Collection<String> userNames) {
-        return builder(requestId)
-                .setOnlineUsersReply(OnlineUsersReply.newBuilder().addAllUserNames(userNames))
+                .setError(ErrorReply.newBuilder()
+                        .setCode(ErrorReply.Code.RATE_LIMITED)
+                        .setMessage(message)
+                        .setRetryAfterMillis(retryAfterMillis))
                 .build();
     }
 }

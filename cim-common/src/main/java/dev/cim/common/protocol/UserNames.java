@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 /**
  * The rule for user names, shared so a client can check a name before the server refuses it: 1 to
  * {@value #MAX_LENGTH} characters of ASCII letters, digits, {@code '_'}, {@code '-'} and {@code '.'},
- * and not {@value ChatMessage#EVERYONE}, which addresses every online user. Names are case-sensitive.
+ * and not {@value ChatRules#EVERYONE}, which addresses every online user. Names are case-sensitive.
  */
 public final class UserNames {
 
@@ -23,8 +23,8 @@ public final class UserNames {
         if (name == null || name.isEmpty()) {
             return Optional.of("a user name is required");
         }
-        if (ChatMessage.EVERYONE.equals(name)) {
-            return Optional.of("'" + ChatMessage.EVERYONE + "' is reserved for messages to all users");
+        if (ChatRules.EVERYONE.equals(name)) {
+            return Optional.of("'" + ChatRules.EVERYONE + "' is reserved for messages to all users");
         }
         if (!ALLOWED.matcher(name).matches()) {
             return Optional.of("invalid user name (expected: 1 to " + MAX_LENGTH

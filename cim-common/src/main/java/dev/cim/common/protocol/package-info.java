@@ -2,23 +2,21 @@
  * The cim wire protocol, shared by client and server.
  *
  * <ul>
- *   <li>{@code src/main/proto/cim.proto}: the schema, one {@code Envelope} per frame with a protocol
- *       version, a request id for correlating answers, and a {@code oneof} of message kinds (login
- *       request and result, chat, server notice, error, ping, pong, online users request and
- *       reply). Generated classes live in {@code dev.cim.common.protocol.proto}.</li>
- *   <li>{@link dev.cim.common.protocol.CimProtocolCodec}: installs the Netty codec (4-byte length
- *       prefix + protobuf), with typed failures for oversized, garbage and wrong-version frames.</li>
+ *   <li>{@code src/main/proto/cim.proto}: the schema and the conversation, one {@code Envelope} per
+ *       frame with a protocol version, a request id, and a {@code oneof} of message kinds. Generated
+ *       classes live in {@code dev.cim.common.protocol.proto}.</li>
+ *   <li>{@link dev.cim.common.protocol.CimProtocolCodec}: installs the Netty codec (a 4-byte length
+ *       prefix, then the protobuf payload), with typed failures for oversized, garbage and
+ *       wrong-version frames. The framing and the payload codec are separate handlers, so another
+ *       transport can carry the same payload.</li>
  *   <li>{@link dev.cim.common.protocol.Envelopes}: builds every kind of envelope, versioned.</li>
- *   <li>{@link dev.cim.common.protocol.ChatMessage}: the record Java code uses for a chat message,
- *       converted from and to the wire form; {@link dev.cim.common.protocol.UserNames}: the rule for
- *       user names.</li>
+ *   <li>{@link dev.cim.common.protocol.MessageIds}: message ids, {@code "<origin>-<sequence>"}
+ *       chosen by the sender.</li>
+ *   <li>{@link dev.cim.common.protocol.UserNames} and {@link dev.cim.common.protocol.ChatRules}: the
+ *       rules for user names, recipients and texts, checked by both ends.</li>
  * </ul>
  *
- * A console client logs in with {@code Envelopes.loginRequest}, sends {@code Envelopes.chat} with
- * {@code ChatMessage.outgoing(recipient, text)} (recipient a user name or
- * {@link dev.cim.common.protocol.ChatMessage#EVERYONE}), holds a delayed message on its own delay
- * wheel and sends {@code ChatMessage.outgoingDelayed(...)} when it is due, asks
- * {@code Envelopes.onlineUsersRequest}, and pings every {@code heartbeat_interval_millis} the login
- * result gives.
+ * Java programs do not speak this protocol by hand: the client library ({@code cim-client-core},
+ * {@code dev.cim.client.core.CimClient}) does.
  */
 package dev.cim.common.protocol;

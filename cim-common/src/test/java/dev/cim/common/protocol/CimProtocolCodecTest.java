@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.common.protocol.proto.ServerNotice;
+import dev.cim.common.protocol.proto.LoginResult;
+import dev.cim.common.protocol.proto.Receipt;
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.ScheduledChange;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
@@ -14,8 +18,6 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.EncoderException;
 import io.netty.handler.codec.TooLongFrameException;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -34,23 +36,43 @@ class CimProtocolCodecTest {
         channel.finishAndReleaseAll();
     }
 
+    private static final Chat PLAIN = Chat.newBuilder().setId("00000000000000a1-42").setSender("alice")
+            .setRecipient("bob").setText("hi bob").setSentAtMillis(1_700_000_000_123L).build();
+    private static final Chat DELAYED = PLAIN.toBuilder().setId("00000000000000a1-43").setRecipient(ChatRules.EVERYONE)
+            .setDelay(Chat.Delay.newBuilder().setRequestedMillis(5000).setDueAtMillis(1_700_000_004_999L)
+                    .setFiredByServer(true))
+            .build();
+    private static final Scheduled SCHEDULED = Scheduled.newBuilder().setId("00000000000000a1-44").setNumber(7)
+            .setRecipient("bob").setText("later").setDueAtMillis(1_800_000_000_000L).setRequestedMillis(60_000)
+            .setCreatedAtMillis(1_799_999_940_000L).build();
+
     static Stream<Envelope> everyKind() {
-        ChatMessage plain = new ChatMessage("n1-42", "alice", "bob", "hi bob", Instant.ofEpochMilli(1_700_000_000_123L), null);
-        ChatMessage delayed = new ChatMessage("n1-43", "alice", ChatMessage.EVERYONE, "later, all",
-                Instant.ofEpochMilli(1_700_000_005_000L),
-                new ChatMessage.Delay(Duration.ofSeconds(5), Instant.ofEpochMilli(1_700_000_004_999L)));
         return Stream.of(
-                Envelopes.loginRequest(1, "alice", "s3cret"),
-                Envelopes.loginAccepted(1, true, "node-a", Duration.ofSeconds(10)),
-                Envelopes.loginRefused(1, "wrong password for alice"),
-                Envelopes.chat(2, plain),
-                Envelopes.chat(3, delayed),
-                Envelopes.notice(2, ServerNotice.Kind.STORED_OFFLINE, "n1-42", "stored in bob's offline inbox", 0),
+                Envelopes.login("alice", "s3cret", "", 0xa1L),
+                Envelopes.login("alice", "", "token-123", 0xa1L),
+                Envelopes.loginAccepted(LoginResult.newBuilder().setAccountCreated(true).setNodeId("node-a")
+                        .setHeartbeatIntervalMillis(10_000).setSessionToken("t").setMaxTextLength(4000)
+                        .addNodes("127.0.0.1:9000")),
+                Envelopes.loginRefused("wrong password for alice"),
+                Envelopes.send(42, "bob", "hi bob"),
+                Envelopes.receipt(42, Receipt.Outcome.STORED, PLAIN.getId(), 0, "bob", false),
+                Envelopes.delivery(PLAIN),
+                Envelopes.delivery(DELAYED),
+                Envelopes.ack(17),
                 Envelopes.error(0, ErrorReply.Code.UNKNOWN_USER, "no user named carol", false),
-                Envelopes.ping(4, 123_456L),
-                Envelopes.pong(Envelopes.ping(4, 123_456L), 123_460L),
+                Envelopes.rateLimited(9, "too many messages", 250),
+                Envelopes.ping(123_456L),
+                Envelopes.pong(Envelopes.ping(123_456L), 123_460L),
                 Envelopes.onlineUsersRequest(5),
-                Envelopes.onlineUsersReply(5, List.of("alice", "bob")));
+                Envelopes.onlineUsersReply(5, List.of("alice", "bob"), false, 2),
+                Envelopes.schedule(44, "bob", "later", 1_800_000_000_000L, 60_000),
+                Envelopes.edit(45, SCHEDULED.getId(), "sooner", 0, 0),
+                Envelopes.cancel(46, SCHEDULED.getId()),
+                Envelopes.release(47, SCHEDULED.getId()),
+                Envelopes.listScheduled(48, 0),
+                Envelopes.scheduledChange(44, ScheduledChange.Kind.SCHEDULED, SCHEDULED),
+                Envelopes.scheduledList(48, List.of(SCHEDULED), true, 3),
+                Envelopes.goAway("the server is shutting down", List.of("127.0.0.1:9001"), 5000));
     }
 
     @ParameterizedTest
@@ -67,7 +89,7 @@ class CimProtocolCodecTest {
 
     @Test
     void encode_writesEachFrameAsOneBufferOfExactlyItsSize() {
-        Envelope sent = Envelopes.ping(7, 42L);
+        Envelope sent = Envelopes.ping(42L);
         EmbeddedChannel encoder = channelWithCodec(MAX);
 
         encoder.writeOutbound(sent, sent);
@@ -83,18 +105,8 @@ class CimProtocolCodecTest {
     }
 
     @Test
-    void decode_chatMessage_convertsBackToTheSameRecord() {
-        ChatMessage message = new ChatMessage("id-1", "alice", "bob", "hello", Instant.ofEpochMilli(5),
-                new ChatMessage.Delay(Duration.ofMillis(1500), Instant.ofEpochMilli(4)));
-        channel.writeInbound(encode(Envelopes.chat(7, message)));
-
-        Envelope received = channel.readInbound();
-        assertThat(ChatMessage.fromProto(received.getChat())).isEqualTo(message);
-    }
-
-    @Test
     void decode_frameSplitOverManyReads_yieldsOneEnvelopeAtTheEnd() {
-        Envelope sent = Envelopes.loginRequest(9, "alice", "pw");
+        Envelope sent = Envelopes.login("alice", "pw", "", 1);
         ByteBuf wire = encode(sent);
 
         while (wire.readableBytes() > 1) {
@@ -108,8 +120,8 @@ class CimProtocolCodecTest {
 
     @Test
     void decode_twoFramesInOneRead_yieldsBothInOrder() {
-        Envelope first = Envelopes.ping(1, 10);
-        Envelope second = Envelopes.ping(2, 20);
+        Envelope first = Envelopes.ping(10);
+        Envelope second = Envelopes.ping(20);
 
         channel.writeInbound(Unpooled.wrappedBuffer(encode(first), encode(second)));
 
@@ -131,7 +143,7 @@ class CimProtocolCodecTest {
         ByteBuf oversized = Unpooled.buffer().writeInt(MAX).writeZero(MAX);
         assertThatThrownBy(() -> channel.writeInbound(oversized)).isInstanceOf(TooLongFrameException.class);
 
-        Envelope next = Envelopes.ping(3, 30);
+        Envelope next = Envelopes.ping(30);
         channel.writeInbound(encode(next));
 
         assertThat((Envelope) channel.readInbound()).isEqualTo(next);
@@ -139,10 +151,10 @@ class CimProtocolCodecTest {
 
     @Test
     void decode_frameOfExactlyTheMaximum_isAccepted() {
-        String filler = "x".repeat(MAX - 4 - 16);
-        Envelope big = Envelopes.loginRequest(0, "alice", filler);
+        String filler = "x".repeat(MAX - 4 - 40);
+        Envelope big = Envelopes.login("alice", filler, "", 1);
         int padding = MAX - 4 - big.getSerializedSize();
-        big = Envelopes.loginRequest(0, "alice", filler + "y".repeat(padding));
+        big = Envelopes.login("alice", filler + "y".repeat(padding), "", 1);
         assertThat(big.getSerializedSize() + 4).isEqualTo(MAX);
 
         channel.writeInbound(encode(big));
@@ -161,16 +173,16 @@ class CimProtocolCodecTest {
 
     @Test
     void decode_envelopeOfAnotherVersion_failsWithUnsupportedVersion() {
-        Envelope future = Envelopes.ping(1, 1).toBuilder().setVersion(2).build();
+        Envelope future = Envelopes.ping(1).toBuilder().setVersion(3).build();
 
         assertThatThrownBy(() -> channel.writeInbound(encode(future)))
-                .isInstanceOfSatisfying(UnsupportedVersionException.class, e -> assertThat(e.version()).isEqualTo(2))
-                .hasMessageContaining("expected: 1");
+                .isInstanceOfSatisfying(UnsupportedVersionException.class, e -> assertThat(e.version()).isEqualTo(3))
+                .hasMessageContaining("expected: 2");
     }
 
     @Test
     void decode_envelopeWithoutVersion_failsWithUnsupportedVersionZero() {
-        Envelope unversioned = Envelopes.ping(1, 1).toBuilder().clearVersion().build();
+        Envelope unversioned = Envelopes.ping(1).toBuilder().clearVersion().build();
 
         assertThatThrownBy(() -> channel.writeInbound(encode(unversioned)))
                 .isInstanceOfSatisfying(UnsupportedVersionException.class, e -> assertThat(e.version()).isZero());
@@ -187,7 +199,7 @@ class CimProtocolCodecTest {
 
     @Test
     void encode_envelopeLongerThanTheMaximum_failsTheWriteAndSendsNothing() {
-        Envelope tooBig = Envelopes.loginRequest(0, "alice", "x".repeat(MAX));
+        Envelope tooBig = Envelopes.login("alice", "x".repeat(MAX), "", 1);
 
         ChannelFuture write = channel.writeOneOutbound(tooBig);
         channel.flushOutbound();

@@ -2,6 +2,7 @@ package dev.cim.server.account;
 
 import dev.cim.common.protocol.UserNames;
 import java.nio.charset.StandardCharsets;
+import dev.cim.server.store.AccountStore;
 import java.util.Optional;
 import org.springframework.security.crypto.password.PasswordEncoder;
 

@@ -2,39 +2,42 @@ package dev.cim.server.net;
 
 import dev.cim.common.net.NettyTransport;
 import dev.cim.common.protocol.Envelopes;
-import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.CimServerProperties;
+import dev.cim.server.chat.ChatService;
+import dev.cim.server.store.PresenceStore;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The TCP server: binds at context start, and at stop closes every connection and shuts its thread
- * pools down. It only bootstraps; the pipeline is {@link CimServerInitializer}'s business.
+ * The TCP server: binds at context start; at stop hands its clients over to the other nodes and
+ * closes. It only bootstraps; the pipeline is {@link CimServerInitializer}'s business, the chat is
+ * the core's.
  *
  * <h3>Threads</h3>
- * One acceptor thread, the default number of I/O event loops (two per core), and
- * {@code cim.server.worker-threads} threads for the handlers that block.
+ * One acceptor thread and {@code cim.server.io-threads} I/O event loops (one per core by default).
  *
- * <h3>Lifecycle</h3>
- * Phase {@link #PHASE}, below {@link SmartLifecycle#DEFAULT_PHASE}: Spring stops higher phases
- * first, so the delay wheel (default phase) drains before the server closes connections, and the
- * server stops before the presence heartbeat and the Redis connection factory (phase 0) it uses.
- * Stopping tells each connection {@code SHUTTING_DOWN}, closes it, and waits for the handlers to
- * have closed their sessions before the pools go.
+ * <h3>Stopping</h3>
+ * Phase {@link #PHASE}: Spring stops higher phases first, so the server stops before the node
+ * heartbeat and the Redis connections it uses. It stops accepting, sends every connection a
+ * {@code GoAway} naming the other live nodes and the window to spread reconnections over, gives
+ * the clients {@code cim.server.shutdown.grace} to leave, and closes the rest. Each session closes
+ * by storing what it had not acknowledged in its user's inbox.
  */
 public final class CimServer implements SmartLifecycle {
 
@@ -44,19 +47,22 @@ public final class CimServer implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(CimServer.class);
     private static final long QUIET_MILLIS = 100;
     private static final long SHUTDOWN_TIMEOUT_MILLIS = 5_000;
+    /** Writes above this are queued but the channel reads as unwritable; the session's window bounds them. */
+    private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
 
     private final CimServerProperties properties;
-    private final ChatServices services;
+    private final ChatService chat;
+    private final PresenceStore presence;
 
     private EventLoopGroup acceptor;
     private EventLoopGroup io;
-    private EventExecutorGroup blocking;
     private ChannelGroup channels;
     private volatile Channel serverChannel;
 
-    public CimServer(ChatServices services) {
-        this.services = services;
-        this.properties = services.properties();
+    public CimServer(CimServerProperties properties, ChatService chat, PresenceStore presence) {
+        this.properties = properties;
+        this.chat = chat;
+        this.presence = presence;
     }
 
     @Override
@@ -64,17 +70,18 @@ public final class CimServer implements SmartLifecycle {
         if (serverChannel != null) {
             return;
         }
-        NettyTransport transport = properties.epoll() ? NettyTransport.best() : NettyTransport.nio();
+        NettyTransport transport = NettyTransport.of(properties.epoll());
         acceptor = transport.group(1, new DefaultThreadFactory("cim-accept"));
         io = transport.group(properties.effectiveIoThreads(), new DefaultThreadFactory("cim-io"));
-        blocking = new DefaultEventExecutorGroup(properties.workerThreads(), new DefaultThreadFactory("cim-worker"));
         channels = new DefaultChannelGroup("cim-connections", GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, io)
                 .channel(transport.serverSocket())
-                .option(ChannelOption.SO_BACKLOG, 256)
+                .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new CimServerInitializer(services, blocking, channels));
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                .childHandler(new CimServerInitializer(chat, channels, (int) properties.maxFrameSize().toBytes(),
+                        properties.idleTimeout(), properties.idleTimeout()));
         try {
             serverChannel = bootstrap.bind(properties.host(), properties.port()).syncUninterruptibly().channel();
         } catch (Exception e) {
@@ -82,9 +89,8 @@ public final class CimServer implements SmartLifecycle {
             throw new ServerBindException(properties.host(), properties.port(), e);
         }
         log.info("cim server node {} listening on {} ({}, {} I/O threads, idle timeout {}, max frame {} bytes)",
-                services.presence().nodeId(), address(), transport.name(), properties.effectiveIoThreads(),
-                properties.idleTimeout(),
-                properties.maxFrameSize().toBytes());
+                presence.nodeId(), address(), transport.name(), properties.effectiveIoThreads(),
+                properties.idleTimeout(), properties.maxFrameSize().toBytes());
     }
 
     /** The port the server listens on: the bound one when {@code cim.server.port} was 0. */
@@ -99,8 +105,13 @@ public final class CimServer implements SmartLifecycle {
     /** {@code host:port} as bound, or as configured before binding. */
     public String address() {
         Channel channel = serverChannel;
-        return channel == null ? properties.host() + ":" + properties.port()
-                : properties.host() + ":" + port();
+        return channel == null ? properties.host() + ":" + properties.port() : properties.host() + ":" + port();
+    }
+
+    /** Open client connections. */
+    public int connections() {
+        ChannelGroup group = channels;
+        return group == null ? 0 : group.size();
     }
 
     @Override
@@ -111,22 +122,38 @@ public final class CimServer implements SmartLifecycle {
         }
         listening.close().syncUninterruptibly();
         int open = channels.size();
-        channels.writeAndFlush(Envelopes.error(0, ErrorReply.Code.SHUTTING_DOWN, "the server is shutting down", true));
+        List<String> others = otherNodes();
+        channels.writeAndFlush(Envelopes.goAway("the server node " + presence.nodeId() + " is stopping", others,
+                properties.shutdown().spread().toMillis()));
+        // Clients leave on GoAway: wait until all have, or the grace is over.
+        channels.newCloseFuture().awaitUninterruptibly(properties.shutdown().grace().toMillis());
+        int stayed = channels.size();
         channels.close().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
         shutDownPools();
         serverChannel = null;
-        log.info("cim server node {} stopped; closed {} connection(s)", services.presence().nodeId(), open);
+        log.info("cim server node {} stopped: {} connection(s) told to go elsewhere ({}), {} closed by the server",
+                presence.nodeId(), open, others.isEmpty() ? "no other node" : String.join(", ", others), stayed);
+    }
+
+    private List<String> otherNodes() {
+        try {
+            List<String> others = new ArrayList<>();
+            for (Map.Entry<String, String> node : presence.liveNodes().entrySet()) {
+                if (!node.getKey().equals(presence.nodeId())) {
+                    others.add(node.getValue());
+                }
+            }
+            return others;
+        } catch (RuntimeException e) {
+            log.warn("Could not read the other live nodes for the clients: {}", e.toString());
+            return List.of();
+        }
     }
 
     private void shutDownPools() {
-        // All at once, each waiting for a quiet period without new tasks: closing a connection
-        // sends events back and forth between the I/O loop and the blocking group (channelInactive
-        // to the chat handler, which closes the session; channelUnregistered after it), so neither
-        // may terminate while the other can still hand it work.
         Future<?>[] terminations = {
             acceptor.shutdownGracefully(QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
-            io.shutdownGracefully(QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
-            blocking.shutdownGracefully(QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+            io.shutdownGracefully(QUIET_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
         };
         for (Future<?> termination : terminations) {
             termination.awaitUninterruptibly();

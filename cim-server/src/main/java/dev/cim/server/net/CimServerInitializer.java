@@ -2,13 +2,12 @@ package dev.cim.server.net;
 
 import dev.cim.common.net.CoalescingFlushHandler;
 import dev.cim.common.protocol.CimProtocolCodec;
+import dev.cim.server.chat.ChatService;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
-import io.netty.util.concurrent.EventExecutorGroup;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /**
  * Builds the pipeline of each accepted connection:
@@ -16,57 +15,44 @@ import java.util.concurrent.TimeUnit;
  *  bytes in                                                       Envelopes out
  *    |                                                                  ^
  *  [flush]     CoalescingFlushHandler: one socket write per event-loop pass, not one per frame
- *  [idle]      IdleStateHandler: fires an event after idle-timeout of silence
  *  [codec]     CimProtocolCodec: length-prefixed frames &lt;-&gt; Envelopes, typed frame errors
- *  [login]     LoginHandler*: only a LoginRequest passes; removed after login
- *  [heartbeat] HeartbeatHandler: Ping -&gt; Pong; closes on the idle event
- *  [chat]      ChatHandler: added at login; routes chat, answers online-users requests
+ *  [deadline]  ReadDeadline: closes a connection silent for the idle timeout, or not logged in in time
+ *  [login]     LoginGate: only a Login passes; replaced at login by
+ *  [session]   SessionHandler: every frame to the chat core, and the connection's end
  *  [errors]    ProtocolErrorHandler: any exception -&gt; logged, error frame, close
  * </pre>
- * The login handler, marked *, blocks (password hashing, Redis) and so runs on the {@code blocking}
- * executor group instead of the I/O event loop; Netty pins each connection to one of its threads, so
- * a connection's frames are still handled one at a time and in order. The chat handler runs on the
- * I/O event loop and hands only its Redis work to that same pinned thread.
+ * Everything runs on the connection's event loop; the chat core does blocking work elsewhere.
  */
 final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
 
-    static final String FLUSH = "flush";
-    static final String IDLE = "idle";
-    static final String LOGIN_HANDLER = "login";
-    static final String HEARTBEAT = "heartbeat";
-    static final String CHAT_HANDLER = "chat";
-    static final String ERRORS = "errors";
-
-    private final ChatServices services;
-    private final EventExecutorGroup blocking;
+    private final ChatService chat;
     private final ChannelGroup channels;
     private final CimProtocolCodec codec;
-    private final HeartbeatHandler heartbeat;
+    private final Duration idleTimeout;
+    private final Duration loginTimeout;
     private final ProtocolErrorHandler errors = new ProtocolErrorHandler();
 
     /**
-     * @param blocking the executors for handlers that block
-     * @param channels every open connection is added here, so shutdown can close them all
+     * @param channels every open connection is added here, so shutdown can reach them all
      */
-    CimServerInitializer(ChatServices services, EventExecutorGroup blocking, ChannelGroup channels) {
-        this.services = services;
-        this.blocking = blocking;
+    CimServerInitializer(ChatService chat, ChannelGroup channels, int maxFrameLength, Duration idleTimeout,
+            Duration loginTimeout) {
+        this.chat = chat;
         this.channels = channels;
-        this.codec = new CimProtocolCodec((int) services.properties().maxFrameSize().toBytes());
-        this.heartbeat = new HeartbeatHandler(services.clock(), services.properties().idleTimeout());
+        this.codec = new CimProtocolCodec(maxFrameLength);
+        this.idleTimeout = idleTimeout;
+        this.loginTimeout = loginTimeout;
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
         channels.add(ch);
         ChannelPipeline pipeline = ch.pipeline();
-        pipeline.addLast(FLUSH, new CoalescingFlushHandler());
-        // Reader idleness only: a client that keeps reading our broadcasts but never pings is gone.
-        pipeline.addLast(IDLE, new IdleStateHandler(
-                services.properties().idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+        pipeline.addLast("flush", new CoalescingFlushHandler());
         codec.install(pipeline);
-        pipeline.addLast(blocking, LOGIN_HANDLER, new LoginHandler(services));
-        pipeline.addLast(HEARTBEAT, heartbeat);
-        pipeline.addLast(ERRORS, errors);
+        ReadDeadline deadline = new ReadDeadline(idleTimeout, loginTimeout);
+        pipeline.addLast("deadline", deadline);
+        pipeline.addLast(LoginGate.NAME, new LoginGate(chat, deadline));
+        pipeline.addLast("errors", errors);
     }
 }

@@ -28,19 +28,19 @@ final class ProtocolErrorHandler extends ChannelInboundHandlerAdapter {
             return; // Already closed for an earlier fault; later ones add nothing.
         }
         if (cause instanceof TooLongFrameException) {
-            Connections.closeWithError(ctx.channel(), 0, ErrorReply.Code.FRAME_TOO_LONG, cause.getMessage());
+            NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.FRAME_TOO_LONG, cause.getMessage());
         } else if (cause instanceof UnsupportedVersionException) {
-            Connections.closeWithError(ctx.channel(), 0, ErrorReply.Code.UNSUPPORTED_VERSION, cause.getMessage());
+            NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.UNSUPPORTED_VERSION, cause.getMessage());
         } else if (cause instanceof DecoderException) {
-            Connections.closeWithError(ctx.channel(), 0, ErrorReply.Code.BAD_FRAME,
+            NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.BAD_FRAME,
                     "unreadable frame: " + cause.getMessage());
         } else if (cause instanceof IOException) {
             // The peer vanished (reset, broken pipe): nothing to tell it.
-            log.info("Connection {} lost: {}", Connections.describe(ctx.channel()), cause.getMessage());
+            log.info("Connection {} lost: {}", ctx.channel().remoteAddress(), cause.getMessage());
             ctx.close();
         } else {
-            log.error("Closing {} after an unexpected failure", Connections.describe(ctx.channel()), cause);
-            Connections.closeWithError(ctx.channel(), 0, ErrorReply.Code.INTERNAL,
+            log.error("Closing {} after an unexpected failure", ctx.channel().remoteAddress(), cause);
+            NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.INTERNAL,
                     "internal server error; please reconnect");
         }
     }
@@ -48,7 +48,7 @@ final class ProtocolErrorHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         // Everything is consumed before this point; anything else is a wiring bug worth seeing.
-        log.warn("Unhandled inbound message on {}: {}", Connections.describe(ctx.channel()), msg);
+        log.warn("Unhandled inbound message on {}: {}", ctx.channel().remoteAddress(), msg);
         ReferenceCountUtil.release(msg);
     }
 }

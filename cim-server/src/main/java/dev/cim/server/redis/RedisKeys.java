@@ -1,54 +1,108 @@
 package dev.cim.server.redis;
 
 /**
- * The Redis key layout of cim, in one place. Every key starts with {@code cim:}.
+ * The Redis key layout of cim, in one place. Every key starts with {@code cim:} and carries a hash tag
+ * (the part in braces), so that the keys one script touches always sit in one slot of a Redis
+ * Cluster: a user's keys share {@code {u:<user>}}, a scheduled-message bucket's keys share
+ * {@code {sched:<bucket>}}. User names and node ids cannot contain braces, colons or newlines, so
+ * keys never collide.
  *
  * <table>
  *   <caption>Keys</caption>
  *   <tr><th>Key</th><th>Type</th><th>Holds</th><th>Lifetime</th></tr>
- *   <tr><td>{@code cim:account:<user>}</td><td>string</td><td>the BCrypt hash of the user's
- *       password</td><td>forever (created at first login)</td></tr>
- *   <tr><td>{@code cim:inbox:<user>}</td><td>list</td><td>serialized {@code Chat} protos sent to the
- *       user while offline, oldest first</td><td>until delivered at the next login</td></tr>
- *   <tr><td>{@code cim:presence:<user>}</td><td>hash</td><td>node id &rarr; the user's session count
- *       on that node: where to route the user's messages</td><td>TTL {@code presence.ttl}, refreshed
- *       by the nodes</td></tr>
- *   <tr><td>{@code cim:node:<node>}</td><td>string</td><td>the node's listen address: the node is
- *       alive while this key exists</td><td>TTL, refreshed</td></tr>
+ *   <tr><td>{@code cim:{u:<user>}:account}</td><td>hash</td><td>{@code hash}: the BCrypt hash of the
+ *       password</td><td>forever</td></tr>
+ *   <tr><td>{@code cim:{u:<user>}:presence}</td><td>hash</td><td>node id &rarr;
+ *       {@code <sessions>:<expires at, epoch ms>}: where the user is online; a field whose time has
+ *       passed is a dead node's</td><td>TTL {@code presence.ttl}, renewed by each node</td></tr>
+ *   <tr><td>{@code cim:{u:<user>}:inbox}</td><td>stream</td><td>field {@code c}: a serialized
+ *       {@code Chat}; messages that reached none of the user's sessions, or that a session did not
+ *       acknowledge, oldest first</td><td>until acknowledged, or the inbox TTL</td></tr>
+ *   <tr><td>{@code cim:{u:<user>}:inbox:bytes}</td><td>string</td><td>the bytes of the inbox's
+ *       messages, for its size limit</td><td>with the inbox</td></tr>
+ *   <tr><td>{@code cim:{u:<user>}:origins}</td><td>hash</td><td>origin (16 hex digits) &rarr; the
+ *       request number below which all its messages were resolved</td><td>TTL 30 days, renewed on
+ *       write</td></tr>
+ *   <tr><td>{@code cim:{sched:<b>}:due}</td><td>sorted set</td><td>{@code <user>\n<id>} by due time,
+ *       epoch ms: the scheduled messages of bucket {@code b} not yet claimed</td><td>until claimed or
+ *       cancelled</td></tr>
+ *   <tr><td>{@code cim:{sched:<b>}:claimed}</td><td>sorted set</td><td>{@code <user>\n<id>} by lease
+ *       end: messages being sent</td><td>until sent, or the lease ends</td></tr>
+ *   <tr><td>{@code cim:{sched:<b>}:bodies}</td><td>hash</td><td>{@code <user>\n<id>} &rarr;
+ *       {@code <number>\n<serialized Scheduled>}</td><td>until sent or cancelled</td></tr>
+ *   <tr><td>{@code cim:{sched:<b>}:user:<user>}</td><td>hash</td><td>{@code n}: the last number given,
+ *       {@code c}: how many the user has</td><td>forever</td></tr>
+ *   <tr><td>{@code cim:node:<node>}</td><td>string</td><td>the node's address: alive while it
+ *       exists</td><td>TTL, renewed</td></tr>
  *   <tr><td>{@code cim:node:<node>:users}</td><td>set</td><td>the users online on that node</td>
- *       <td>TTL, refreshed</td></tr>
- *   <tr><td>{@code cim:nodes}</td><td>set</td><td>every node id that has registered; readers skip
- *       (and prune) those whose {@code cim:node:<node>} key is gone</td><td>forever</td></tr>
+ *       <td>TTL, renewed</td></tr>
+ *   <tr><td>{@code cim:nodes}</td><td>set</td><td>every node id that registered; readers skip and
+ *       prune those whose {@code cim:node:<node>} is gone</td><td>forever</td></tr>
  * </table>
  *
- * A node that dies stops refreshing: its node keys expire within the TTL, and readers ignore its
- * fields in the presence hashes of users who are also online elsewhere. User names and node ids
- * cannot contain {@code ':'}, so keys never collide.
+ * Pub/sub: {@code cim:bus:<node>} for one node, {@code cim:bus:all} for every node.
  */
 public final class RedisKeys {
 
     public static final String NODES = "cim:nodes";
+    public static final String BUS_ALL = "cim:bus:all";
 
     private RedisKeys() {
     }
 
-    public static String account(String user) {
-        return "cim:account:" + user;
+    private static String user(String user) {
+        return "cim:{u:" + user + "}:";
     }
 
-    public static String inbox(String user) {
-        return "cim:inbox:" + user;
+    public static String account(String user) {
+        return user(user) + "account";
     }
 
     public static String presence(String user) {
-        return "cim:presence:" + user;
+        return user(user) + "presence";
     }
 
-    public static String node(String nodeId) {
-        return "cim:node:" + nodeId;
+    public static String inbox(String user) {
+        return user(user) + "inbox";
     }
 
-    public static String nodeUsers(String nodeId) {
-        return "cim:node:" + nodeId + ":users";
+    public static String inboxBytes(String user) {
+        return user(user) + "inbox:bytes";
+    }
+
+    public static String origins(String user) {
+        return user(user) + "origins";
+    }
+
+    private static String bucket(int bucket) {
+        return "cim:{sched:" + bucket + "}:";
+    }
+
+    public static String scheduledDue(int bucket) {
+        return bucket(bucket) + "due";
+    }
+
+    public static String scheduledClaimed(int bucket) {
+        return bucket(bucket) + "claimed";
+    }
+
+    public static String scheduledBodies(int bucket) {
+        return bucket(bucket) + "bodies";
+    }
+
+    public static String scheduledUser(int bucket, String user) {
+        return bucket(bucket) + "user:" + user;
+    }
+
+    public static String node(String node) {
+        return "cim:node:" + node;
+    }
+
+    public static String nodeUsers(String node) {
+        return "cim:node:" + node + ":users";
+    }
+
+    public static String bus(String node) {
+        return "cim:bus:" + node;
     }
 }

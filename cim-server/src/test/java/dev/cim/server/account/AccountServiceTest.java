@@ -1,5 +1,7 @@
 package dev.cim.server.account;
 
+import dev.cim.server.store.AccountStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;

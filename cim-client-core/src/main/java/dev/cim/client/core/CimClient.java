@@ -1,0 +1,618 @@
+package dev.cim.client.core;
+
+import dev.cim.common.net.NettyTransport;
+import dev.cim.common.protocol.ChatRules;
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.MessageIds;
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.LoginResult;
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.wheel.DelayScheduler;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
+import java.util.concurrent.SubmissionPublisher;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A cim client: one user's connection to a cim server, kept up across failures, for any Java
+ * program. The console client, the load generator and the end-to-end tests all use it.
+ *
+ * <pre>{@code
+ * CimClient alice = CimClient.builder()
+ *         .addresses("127.0.0.1:9000,127.0.0.1:9001")
+ *         .user("alice").password(secret)
+ *         .listener(new CimListener() {
+ *             public void onMessage(ChatMessage m) { System.out.println(m.sender() + ": " + m.text()); }
+ *         })
+ *         .build();
+ * alice.connect().join();                                      // logged in
+ * alice.send(Recipient.user("bob"), "hi").join();              // delivered, or stored for bob
+ * alice.schedule(Recipient.EVERYONE, "lunch?", Duration.ofMinutes(30)).join();
+ * alice.close();
+ * }</pre>
+ *
+ * <h3>What it promises</h3>
+ * <ul>
+ *   <li><b>Nothing sent is lost.</b> A request stays with the client until the server answers it. A
+ *       message sent while disconnected waits; after each login every unanswered request is sent
+ *       again, in order, under its first number, so the server routes a message id once and
+ *       answers a repeat with the first outcome. A send's future completes when the message reached
+ *       every session of its recipient or is stored durably for them ({@link SendReceipt}), or
+ *       fails with a {@link CimException} saying why it was refused.</li>
+ *   <li><b>Nothing is shown twice.</b> Received messages are acknowledged to the server after the
+ *       listener has seen them, and a message id seen before ({@link SeenIds}) is dropped.</li>
+ *   <li><b>Scheduled messages are the server's.</b> {@link #schedule} registers the message with
+ *       the server, which keeps it durably and sends it at its time even if no client of the user is
+ *       running. While running, the client also holds a job on its delay wheel for each of the
+ *       user's messages due within the near window, and asks the server to send the message when
+ *       the job fires: whichever comes first sends it, once.</li>
+ *   <li><b>Reconnection spreads out.</b> Waits grow exponentially with jitter, and a server that
+ *       goes away names the nodes to go to and a window to spread over.</li>
+ * </ul>
+ *
+ * <h3>Threads</h3>
+ * Every method may be called from any thread and never blocks, except {@link #close()}. The
+ * client does its work on one I/O thread; futures complete and the {@link CimListener} is called
+ * on that thread, so callbacks must not block.
+ */
+public final class CimClient implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(CimClient.class);
+
+    private final String user;
+    private final long origin;
+    private final Clock clock;
+    private final CimListener listener;
+    private final EventLoopGroup group;
+    private final boolean ownsGroup;
+    private final EventLoop loop;
+    private final Requests requests;
+    private final Inbound inbound;
+    private final ScheduledJobs jobs;
+    private final Link link;
+    private final DelayScheduler givenWheel;
+    private final CompletableFuture<LoginInfo> firstLogin = new CompletableFuture<>();
+
+    // Confined to the I/O thread.
+    private DelayScheduler ownWheel;
+    private volatile LoginInfo loginInfo;
+    private boolean started;
+    private io.netty.util.concurrent.ScheduledFuture<?> refresh;
+    private SubmissionPublisher<ChatMessage> publisher;
+    private volatile boolean closed;
+    /** Set when the server refused the login: the client has stopped, and requests fail at once. */
+    private CimException refusal;
+
+    CimClient(CimClientBuilder b) {
+        this.user = b.user;
+        this.origin = MessageIds.newOrigin();
+        this.clock = b.clock;
+        this.listener = b.listener;
+        this.ownsGroup = b.group == null;
+        this.group = ownsGroup
+                ? NettyTransport.of(b.nativeTransport).group(1, new DefaultThreadFactory("cim-client-" + b.user, true))
+                : b.group;
+        this.loop = group.next();
+        this.givenWheel = b.scheduler;
+        this.requests = new Requests(b.maxOutstanding);
+        this.inbound = new Inbound(b.seenIdsForNewClient(), this::received);
+        this.jobs = new ScheduledJobs(this::wheel, clock, b.nearWindow, loop, this::release);
+        NettyTransport transport = NettyTransport.of(b.nativeTransport);
+        Bootstrap bootstrap = new Bootstrap().group(loop)
+                .channel(b.group == null ? transport.socket() : b.channelType)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) b.connectTimeout.toMillis());
+        b.options.forEach((option, value) -> setOption(bootstrap, option, value));
+        if (b.localAddress != null) {
+            bootstrap.localAddress(b.localAddress);
+        }
+        this.link = new Link(loop, bootstrap, b.addresses, b.user, b.password, b.token, origin,
+                new Backoff(b.initialBackoff, b.maxBackoff, b.random), clock, b.random, new LinkOwner(), b.beforeCodec);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void setOption(Bootstrap bootstrap, ChannelOption<?> option, Object value) {
+        bootstrap.option((ChannelOption<T>) option, (T) value);
+    }
+
+    /** A builder; {@link CimClientBuilder#addresses}, {@link CimClientBuilder#user} and a password are required. */
+    public static CimClientBuilder builder() {
+        return new CimClientBuilder();
+    }
+
+    /** The user this client logs in as. */
+    public String user() {
+        return user;
+    }
+
+    /** This client's origin: the first half of the ids of the messages it sends. */
+    public long origin() {
+        return origin;
+    }
+
+    /**
+     * Starts connecting, and keeps the connection up until {@link #close()}. Calling it again does
+     * nothing more.
+     *
+     * @return completes with the first login; fails with {@link CimException.Reason#LOGIN_REFUSED}
+     *         when the server refuses it (the client then stops), or {@link CimException.Reason#CLOSED}
+     */
+    public CompletableFuture<LoginInfo> connect() {
+        onLoop(() -> { }, () -> { // closed: firstLogin has failed already
+            if (!started && !closed) {
+                started = true;
+                link.start();
+            }
+        });
+        return firstLogin;
+    }
+
+    /**
+     * The event loop this client runs on: its I/O, its callbacks, and work a program wants done in
+     * step with them (a load generator paces its sends on it).
+     */
+    public EventLoop eventLoop() {
+        return loop;
+    }
+
+    /** True while logged in. */
+    public boolean isConnected() {
+        return loginInfo != null && !closed;
+    }
+
+    /**
+     * Sends {@code text} to {@code to} now, or as soon as the connection is back.
+     *
+     * @return the receipt, once the message reached every session of its recipient or is stored for
+     *         them; fails with a {@link CimException} when the server refused it
+     */
+    public CompletableFuture<SendReceipt> send(Recipient to, String text) {
+        Objects.requireNonNull(to, "to");
+        CompletableFuture<SendReceipt> invalid = checkText(text);
+        if (invalid != null) {
+            return invalid;
+        }
+        return request(Pending.Kind.SEND, false, id -> Envelopes.send(id, to.name(), text));
+    }
+
+    /**
+     * Schedules {@code text} for {@code to} at {@code dueAt} (in the past: as soon as possible). The
+     * server holds it from the moment the future completes; while disconnected, the registration
+     * waits and is made on reconnection.
+     *
+     * @return the message as the server holds it, with its number
+     */
+    public CompletableFuture<ScheduledMessage> schedule(Recipient to, String text, Instant dueAt) {
+        Objects.requireNonNull(dueAt, "dueAt");
+        return schedule(to, text, dueAt, Duration.between(clock.instant(), dueAt));
+    }
+
+    /** Schedules {@code text} for {@code to} in {@code delay} from now. */
+    public CompletableFuture<ScheduledMessage> schedule(Recipient to, String text, Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        return schedule(to, text, clock.instant().plus(delay), delay);
+    }
+
+    private CompletableFuture<ScheduledMessage> schedule(Recipient to, String text, Instant dueAt, Duration requested) {
+        Objects.requireNonNull(to, "to");
+        CompletableFuture<ScheduledMessage> invalid = checkText(text);
+        if (invalid != null) {
+            return invalid;
+        }
+        return request(Pending.Kind.SCHEDULE, false, id -> Envelopes.schedule(id, to.name(), text,
+                dueAt.toEpochMilli(), Math.max(0, requested.toMillis())));
+    }
+
+    /** All of the user's scheduled messages as the server holds them, soonest first. */
+    public CompletableFuture<List<ScheduledMessage>> scheduled() {
+        return request(Pending.Kind.LIST_SCHEDULED, false, id -> Envelopes.listScheduled(id, 0));
+    }
+
+    /** Replaces the text of scheduled message {@code id}. */
+    public CompletableFuture<ScheduledMessage> edit(String id, String text) {
+        Objects.requireNonNull(id, "id");
+        CompletableFuture<ScheduledMessage> invalid = checkText(text);
+        if (invalid != null) {
+            return invalid;
+        }
+        return request(Pending.Kind.EDIT, false, rid -> Envelopes.edit(rid, id, text, 0, 0));
+    }
+
+    /** Moves scheduled message {@code id} to {@code dueAt}. */
+    public CompletableFuture<ScheduledMessage> move(String id, Instant dueAt) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(dueAt, "dueAt");
+        long requested = Math.max(0, Duration.between(clock.instant(), dueAt).toMillis());
+        return request(Pending.Kind.EDIT, false, rid -> Envelopes.edit(rid, id, "", dueAt.toEpochMilli(), requested));
+    }
+
+    /** Moves scheduled message {@code id} to {@code delay} from now. */
+    public CompletableFuture<ScheduledMessage> move(String id, Duration delay) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(delay, "delay");
+        Instant due = clock.instant().plus(delay);
+        return request(Pending.Kind.EDIT, false, rid -> Envelopes.edit(rid, id, "", due.toEpochMilli(), delay.toMillis()));
+    }
+
+    /** Cancels scheduled message {@code id}; fails with {@link CimException.Reason#NOT_FOUND} if it was sent already. */
+    public CompletableFuture<ScheduledMessage> cancel(String id) {
+        Objects.requireNonNull(id, "id");
+        return request(Pending.Kind.CANCEL, false, rid -> Envelopes.cancel(rid, id));
+    }
+
+    /** The users online on any node, sorted by name. */
+    public CompletableFuture<List<String>> onlineUsers() {
+        return request(Pending.Kind.ONLINE_USERS, false, Envelopes::onlineUsersRequest);
+    }
+
+    /**
+     * Completes once every request made before this call has been answered (or failed). For a
+     * program that wants to be sure that what it sent was received before it exits.
+     */
+    public CompletableFuture<Void> allAnswered() {
+        CompletableFuture<Void> all = new CompletableFuture<>();
+        onLoop(() -> all.complete(null), () -> {
+            List<CompletableFuture<Object>> waiting = new ArrayList<>();
+            for (Pending pending : requests.inOrder()) {
+                if (!pending.internal) {
+                    waiting.add(pending.result.exceptionally(failure -> null));
+                }
+            }
+            CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new))
+                    .whenComplete((done, failure) -> all.complete(null));
+        });
+        return all;
+    }
+
+    /** Requests made through this client and not yet answered. */
+    public int unanswered() {
+        return call(() -> (int) requests.inOrder().stream().filter(p -> !p.internal).count(), 0);
+    }
+
+    /** Received messages dropped because they had been seen already. */
+    public long duplicatesDropped() {
+        return call(inbound::duplicates, 0L);
+    }
+
+    /** The user's scheduled messages with a job on this client's wheel (those due within the near window). */
+    public int heldJobs() {
+        return call(jobs::size, 0);
+    }
+
+    /**
+     * Received messages as a {@link Flow.Publisher}, for programs that prefer reactive streams to a
+     * listener. Its subscribers are called on a thread of their own; a subscriber that falls behind
+     * by more than {@link Flow#defaultBufferSize()} messages slows the connection down. Messages
+     * are acknowledged to the server when they are handed to the publisher, not when a subscriber
+     * has processed them: for exactly-once display, use the {@link CimListener}.
+     */
+    public synchronized Flow.Publisher<ChatMessage> messages() {
+        if (publisher == null) {
+            publisher = new SubmissionPublisher<>(Executors.newSingleThreadExecutor(
+                    new DefaultThreadFactory("cim-client-messages-" + user, true)), Flow.defaultBufferSize());
+        }
+        return publisher;
+    }
+
+    /**
+     * Closes the connection and stops the client: unanswered requests fail with
+     * {@link CimException.Reason#CLOSED}; scheduled messages stay on the server. Waits up to a few
+     * seconds for the client's threads to stop.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        onLoop(() -> done.complete(null), () -> {
+            closed = true;
+            link.close();
+            if (refresh != null) {
+                refresh.cancel(false);
+            }
+            jobs.close();
+            CimException failure = new CimException(CimException.Reason.CLOSED, "the client was closed");
+            requests.failAll(failure);
+            firstLogin.completeExceptionally(failure);
+            if (ownWheel != null) {
+                ownWheel.stopNow();
+            }
+            safely(() -> listener.onConnection(new ConnectionEvent.Closed()));
+            done.complete(null);
+        });
+        try {
+            done.get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("The client of {} did not close within 5 s", user);
+        }
+        synchronized (this) {
+            if (publisher != null) {
+                publisher.close();
+            }
+        }
+        if (ownsGroup) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+    }
+
+    // Requests.
+
+    @SuppressWarnings("unchecked")
+    private <T> CompletableFuture<T> request(Pending.Kind kind, boolean internal, LongFunction<Envelope> build) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        onLoop(() -> result.completeExceptionally(new CimException(CimException.Reason.CLOSED, "the client was closed")), () -> {
+            if (closed) {
+                result.completeExceptionally(new CimException(CimException.Reason.CLOSED, "the client was closed"));
+                return;
+            }
+            if (refusal != null) {
+                result.completeExceptionally(refusal); // the client has stopped: nothing would ever answer
+                return;
+            }
+            Pending pending;
+            try {
+                pending = requests.add(kind, internal, build);
+            } catch (CimException full) {
+                result.completeExceptionally(full);
+                return;
+            }
+            pending.result.whenComplete((value, failure) -> {
+                if (failure != null) {
+                    result.completeExceptionally(failure);
+                } else {
+                    result.complete((T) value);
+                }
+            });
+            Channel channel = link.channel();
+            if (channel != null) {
+                channel.writeAndFlush(pending.envelope, channel.voidPromise());
+            }
+        });
+        return result;
+    }
+
+    private <T> CompletableFuture<T> checkText(String text) {
+        int max = loginInfo != null ? loginInfo.maxTextLength() : ChatRules.MAX_TEXT_LENGTH;
+        return ChatRules.textProblem(text, max)
+                .<CompletableFuture<T>>map(problem -> CompletableFuture.failedFuture(
+                        new CimException(CimException.Reason.BAD_REQUEST, problem)))
+                .orElse(null);
+    }
+
+    /** Asks the server to send scheduled message {@code id} now: its job here fired. */
+    private void release(String id) {
+        if (!closed) {
+            request(Pending.Kind.RELEASE, true, rid -> Envelopes.release(rid, id))
+                    .exceptionally(failure -> null); // sent already by the server or another terminal
+        }
+    }
+
+    /** Asks the server for the messages due within the near window, to hold jobs for them. */
+    private void refreshJobs() {
+        if (closed) {
+            return;
+        }
+        Instant until = clock.instant().plus(jobs.window());
+        CompletableFuture<List<ScheduledMessage>> list =
+                request(Pending.Kind.LIST_SCHEDULED, true, id -> Envelopes.listScheduled(id, until.toEpochMilli()));
+        list.whenComplete((messages, failure) -> {
+            if (failure == null) {
+                jobs.nearTerm(messages, until);
+            } else {
+                log.warn("Could not list the scheduled messages of {}: {}", user, failure.getMessage());
+            }
+        });
+    }
+
+    private DelayScheduler wheel() {
+        if (givenWheel != null) {
+            return givenWheel;
+        }
+        if (ownWheel == null) {
+            ownWheel = DelayScheduler.builder().threadNamePrefix("cim-client-wheel").build();
+        }
+        return ownWheel;
+    }
+
+    // What the server sends.
+
+    private void frame(Envelope envelope) {
+        long id = envelope.getRequestId();
+        switch (envelope.getKindCase()) {
+            case DELIVERY -> inbound.delivered(envelope.getDelivery().getChat());
+            case RECEIPT -> answer(id, Conversions.receipt(envelope.getReceipt()));
+            case SCHEDULED_CHANGE -> scheduledChange(id, envelope.getScheduledChange());
+            case SCHEDULED_LIST -> {
+                Pending pending = requests.get(id);
+                if (pending != null) {
+                    pending.addParts(envelope.getScheduledList().getMessagesList().stream()
+                            .map(Conversions::scheduled).toList());
+                    if (!envelope.getScheduledList().getMore()) {
+                        answer(id, List.copyOf(pending.parts()));
+                    }
+                }
+            }
+            case ONLINE_USERS_REPLY -> {
+                Pending pending = requests.get(id);
+                if (pending != null) {
+                    pending.addParts(envelope.getOnlineUsersReply().getUserNamesList());
+                    if (!envelope.getOnlineUsersReply().getMore()) {
+                        answer(id, List.copyOf(pending.parts()));
+                    }
+                }
+            }
+            case ERROR -> error(id, envelope.getError());
+            case PONG -> { }
+            default -> log.debug("Ignoring a {} from the server", envelope.getKindCase());
+        }
+    }
+
+    private void scheduledChange(long id, dev.cim.common.protocol.proto.ScheduledChange change) {
+        Scheduled message = change.getMessage();
+        ScheduledMessage scheduled = Conversions.scheduled(message);
+        ScheduledChange.Kind kind = Conversions.kind(change.getKind());
+        jobs.changed(kind, scheduled);
+        Pending pending = id == 0 ? null : requests.get(id);
+        if (pending == null || pending.internal) {
+            safely(() -> listener.onScheduledChange(new ScheduledChange(kind, scheduled)));
+        }
+        if (pending != null) {
+            answer(id, scheduled);
+        }
+    }
+
+    private void error(long id, ErrorReply error) {
+        Pending pending = id == 0 ? null : requests.remove(id);
+        if (pending != null) {
+            pending.result.completeExceptionally(Conversions.failure(error));
+        } else {
+            log.info("The server said: {} ({})", error.getMessage(), error.getCode());
+        }
+    }
+
+    private void answer(long id, Object value) {
+        Pending pending = requests.remove(id);
+        if (pending != null) {
+            pending.result.complete(value);
+        }
+    }
+
+    private void received(ChatMessage message) {
+        listener.onMessage(message);
+        SubmissionPublisher<ChatMessage> messages;
+        synchronized (this) {
+            messages = publisher;
+        }
+        if (messages != null) {
+            messages.submit(message);
+        }
+    }
+
+    /**
+     * Runs {@code task} on the I/O thread: at once when already there. When that thread has stopped
+     * (the client was closed and its event loop shut down), runs {@code ifStopped} here instead.
+     */
+    private void onLoop(Runnable ifStopped, Runnable task) {
+        if (loop.inEventLoop()) {
+            task.run();
+            return;
+        }
+        try {
+            loop.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            ifStopped.run();
+        }
+    }
+
+    /** Reads I/O-thread state from any thread. */
+    private <T> T call(java.util.concurrent.Callable<T> read, T whenClosed) {
+        if (loop.inEventLoop()) {
+            try {
+                return read.call();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        try {
+            return loop.submit(read).get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return whenClosed;
+        } catch (ExecutionException | TimeoutException | java.util.concurrent.RejectedExecutionException e) {
+            return whenClosed;
+        }
+    }
+
+    private void safely(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            log.warn("The listener of {} failed", user, e);
+        }
+    }
+
+    /** What the link reports, on the I/O thread. */
+    private final class LinkOwner implements Link.Owner {
+
+        @Override
+        public void loggedIn(Channel channel, LoginResult result, ServerAddress address) {
+            List<ServerAddress> nodes = new ArrayList<>();
+            for (String node : result.getNodesList()) {
+                try {
+                    nodes.add(ServerAddress.parse(node));
+                } catch (IllegalArgumentException ignored) {
+                    // a node the client cannot use
+                }
+            }
+            loginInfo = new LoginInfo(result.getNodeId(), result.getAccountCreated(),
+                    Duration.ofMillis(result.getHeartbeatIntervalMillis()),
+                    result.getMaxTextLength() > 0 ? result.getMaxTextLength() : ChatRules.MAX_TEXT_LENGTH,
+                    Duration.ofMillis(result.getMaxScheduleMillis()), List.copyOf(nodes));
+            inbound.reset();
+            List<Pending> resend = requests.inOrder();
+            for (Pending pending : resend) {
+                pending.clearParts(); // a partial answer from the lost connection is asked for again
+                channel.write(pending.envelope, channel.voidPromise());
+            }
+            channel.flush();
+            safely(() -> listener.onConnection(new ConnectionEvent.Connected(address, result.getNodeId(),
+                    result.getAccountCreated(), (int) resend.stream().filter(p -> !p.internal).count())));
+            firstLogin.complete(loginInfo);
+            refreshJobs();
+            if (refresh == null) {
+                long every = Math.max(1000, jobs.window().toMillis() / 2);
+                refresh = loop.scheduleAtFixedRate(CimClient.this::refreshJobs, every, every, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        @Override
+        public void frame(Channel channel, Envelope envelope) {
+            CimClient.this.frame(envelope);
+        }
+
+        @Override
+        public void readComplete(Channel channel) {
+            inbound.readComplete(channel);
+        }
+
+        @Override
+        public void lost() {
+            loginInfo = null;
+        }
+
+        @Override
+        public void refused(String reason) {
+            CimException failure = new CimException(CimException.Reason.LOGIN_REFUSED, "login refused: " + reason);
+            refusal = failure;
+            requests.failAll(failure);
+            firstLogin.completeExceptionally(failure);
+        }
+
+        @Override
+        public void event(ConnectionEvent event) {
+            safely(() -> listener.onConnection(event));
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package dev.cim.client.core;
+
+import dev.cim.common.wheel.DelayScheduler;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
+import dev.cim.common.protocol.UserNames;
+
+/**
+ * Settings of a {@link CimClient}. Required: the server addresses, the user, and a password (or a
+ * session token). Everything else has a default.
+ */
+public final class CimClientBuilder {
+
+    List<ServerAddress> addresses;
+    String user;
+    String password;
+    String token;
+    CimListener listener = new CimListener() {
+    };
+    DelayScheduler scheduler;
+    SeenIds seen;
+    Duration initialBackoff = Duration.ofMillis(200);
+    Duration maxBackoff = Duration.ofSeconds(5);
+    Duration connectTimeout = Duration.ofSeconds(5);
+    Duration nearWindow = Duration.ofHours(1);
+    int maxOutstanding = 10_000;
+    Clock clock = Clock.systemUTC();
+    RandomGenerator random = RandomGenerator.getDefault();
+    EventLoopGroup group;
+    Class<? extends SocketChannel> channelType;
+    boolean nativeTransport = true;
+    InetSocketAddress localAddress;
+    final Map<ChannelOption<?>, Object> options = new LinkedHashMap<>();
+    Consumer<SocketChannel> beforeCodec = channel -> { };
+
+    CimClientBuilder() {
+    }
+
+    /** The servers, tried in turn (from a random one) until one answers. */
+    public CimClientBuilder addresses(List<ServerAddress> addresses) {
+        if (addresses == null || addresses.isEmpty()) {
+            throw new IllegalArgumentException("addresses: " + addresses + " (expected: at least one host:port)");
+        }
+        this.addresses = List.copyOf(addresses);
+        return this;
+    }
+
+    /** The servers as {@code host:port[,host:port...]}. */
+    public CimClientBuilder addresses(String addresses) {
+        return addresses(ServerAddress.parseList(addresses));
+    }
+
+    /** The user to log in as: 1 to 32 of {@code A-Z a-z 0-9 _ - .}. */
+    public CimClientBuilder user(String user) {
+        UserNames.problem(user).ifPresent(problem -> {
+            throw new IllegalArgumentException("user: " + problem);
+        });
+        this.user = user;
+        return this;
+    }
+
+    /** The password; the first login of a name creates the account with it (when the server allows). */
+    public CimClientBuilder password(String password) {
+        this.password = password;
+        return this;
+    }
+
+    /** A session token from an earlier login, used instead of the password while it is valid. */
+    public CimClientBuilder token(String token) {
+        this.token = token;
+        return this;
+    }
+
+    /** Hears received messages, connection changes and news about scheduled messages. */
+    public CimClientBuilder listener(CimListener listener) {
+        this.listener = Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /**
+     * The delay wheel to hold the jobs of near-term scheduled messages on (in a Spring application,
+     * the {@code DelayScheduler} bean). By default the client makes its own when it first needs one
+     * and stops it when closed.
+     */
+    public CimClientBuilder scheduler(DelayScheduler scheduler) {
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        return this;
+    }
+
+    /** Where the ids of shown messages are kept; by default the last 10,000, in memory. */
+    public CimClientBuilder seenIds(SeenIds seen) {
+        this.seen = Objects.requireNonNull(seen, "seen");
+        return this;
+    }
+
+    /** The first and the longest wait between connection attempts (default 200 ms and 5 s). */
+    public CimClientBuilder reconnectBackoff(Duration initial, Duration max) {
+        new Backoff(initial, max, random); // checks them
+        this.initialBackoff = initial;
+        this.maxBackoff = max;
+        return this;
+    }
+
+    /** How long one connection attempt may take (default 5 s). */
+    public CimClientBuilder connectTimeout(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero() || timeout.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("connect timeout: " + timeout + " (expected: > 0)");
+        }
+        this.connectTimeout = timeout;
+        return this;
+    }
+
+    /** How far ahead the client holds jobs for the user's scheduled messages (default 1 hour). */
+    public CimClientBuilder nearWindow(Duration window) {
+        if (window.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("near window: " + window + " (expected: at least 1s)");
+        }
+        this.nearWindow = window;
+        return this;
+    }
+
+    /** The most requests waiting for an answer at once (default 10,000); past it, new ones fail. */
+    public CimClientBuilder maxOutstanding(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max outstanding: " + max + " (expected: >= 1)");
+        }
+        this.maxOutstanding = max;
+        return this;
+    }
+
+    /** The clock for due times (default the system's, in UTC). */
+    public CimClientBuilder clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    /** The source of the reconnection jitter. */
+    public CimClientBuilder random(RandomGenerator random) {
+        this.random = Objects.requireNonNull(random, "random");
+        return this;
+    }
+
+    /**
+     * Runs the client on an event loop of {@code group}, shared with other clients (a program with
+     * thousands of clients), whose sockets are of {@code channelType}; by default each client has a
+     * thread of its own.
+     */
+    public CimClientBuilder eventLoopGroup(EventLoopGroup group, Class<? extends SocketChannel> channelType) {
+        this.group = Objects.requireNonNull(group, "group");
+        this.channelType = Objects.requireNonNull(channelType, "channelType");
+        return this;
+    }
+
+    /** False to use Java NIO even where Linux's epoll is available. */
+    public CimClientBuilder nativeTransport(boolean nativeTransport) {
+        this.nativeTransport = nativeTransport;
+        return this;
+    }
+
+    /** The local address to connect from. */
+    public CimClientBuilder localAddress(InetSocketAddress localAddress) {
+        this.localAddress = localAddress;
+        return this;
+    }
+
+    /** A socket option for every connection (small buffers for many idle clients, say). */
+    public <T> CimClientBuilder option(ChannelOption<T> option, T value) {
+        options.put(Objects.requireNonNull(option, "option"), value);
+        return this;
+    }
+
+    /** Adds handlers to each connection before the protocol codec: TLS. */
+    public CimClientBuilder beforeCodec(Consumer<SocketChannel> beforeCodec) {
+        this.beforeCodec = Objects.requireNonNull(beforeCodec, "beforeCodec");
+        return this;
+    }
+
+    /**
+     * The client, not yet connected ({@link CimClient#connect()}).
+     *
+     * @throws IllegalStateException if a required setting is missing
+     */
+    public CimClient build() {
+        if (addresses == null) {
+            throw new IllegalStateException("no server address (expected: addresses(\"host:port\"))");
+        }
+        if (user == null) {
+            throw new IllegalStateException("no user (expected: user(\"name\"))");
+        }
+        if ((password == null || password.isEmpty()) && (token == null || token.isEmpty())) {
+            throw new IllegalStateException("no password or token for " + user + " (expected: password(...))");
+        }
+        return new CimClient(this);
+    }
+
+    /** The seen ids for a new client: those given, else a store of its own (never one shared by two clients). */
+    SeenIds seenIdsForNewClient() {
+        return seen != null ? seen : SeenIds.inMemory(10_000);
+    }
+}

@@ -1,0 +1,349 @@
+package dev.cim.client.core;
+
+import dev.cim.common.net.CoalescingFlushHandler;
+import dev.cim.common.protocol.CimProtocolCodec;
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.GoAway;
+import dev.cim.common.protocol.proto.LoginResult;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoop;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's connection to the server, kept up: connects to one of the addresses, logs in (with
+ * the session token once the server gave one, else the password), pings when idle, hangs up on a
+ * server that has gone silent, and after any loss connects again, to the next address, after a
+ * jittered backoff ({@link Backoff}). A server that says it is going away ({@code GoAway}) is left
+ * for the nodes it names, after a random wait within the spread it asks for, so that its clients
+ * do not all arrive at the same moment.
+ *
+ * <p>Confined to the client's I/O thread; {@link Owner} hears what happens, on that thread.
+ */
+final class Link {
+
+    /** What the link reports. */
+    interface Owner {
+        /** Logged in on {@code channel}. */
+        void loggedIn(Channel channel, LoginResult result, ServerAddress address);
+
+        /** A frame after login. */
+        void frame(Channel channel, Envelope envelope);
+
+        /** The end of one read of the logged-in channel. */
+        void readComplete(Channel channel);
+
+        /** The logged-in channel is gone; the link is already trying again. */
+        void lost();
+
+        /** The server refused the login with the password: the link has stopped. */
+        void refused(String reason);
+
+        /** Any change, for the listener. */
+        void event(ConnectionEvent event);
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(Link.class);
+    /** The ping interval until the server says its own. */
+    private static final Duration FIRST_HEARTBEAT = Duration.ofSeconds(5);
+    /** Frames from the server may be longer than the client's own; a server sets its own limit. */
+    private static final int MAX_INBOUND_FRAME = 1024 * 1024;
+    private static final String IDLE = "idle";
+
+    private final EventLoop loop;
+    private final Bootstrap bootstrap;
+    private final List<ServerAddress> addresses;
+    private final String user;
+    private final String password;
+    private final long origin;
+    private final Backoff backoff;
+    private final Clock clock;
+    private final Owner owner;
+    private final Consumer<SocketChannel> beforeCodec;
+
+    private String token;
+    private List<ServerAddress> preferred = List.of();
+    private int next;
+    private int attempt;
+    private Channel channel;
+    private boolean loggedIn;
+    private boolean closing;
+    private String farewell;
+    private Duration goAwayWait;
+    private io.netty.util.concurrent.ScheduledFuture<?> retry;
+
+    /**
+     * @param bootstrap   a bootstrap on {@code loop}, with the channel type and options set
+     * @param beforeCodec adds handlers before the protocol codec (TLS), or does nothing
+     */
+    Link(EventLoop loop, Bootstrap bootstrap, List<ServerAddress> addresses, String user, String password,
+            String token, long origin, Backoff backoff, Clock clock, RandomGenerator random, Owner owner,
+            Consumer<SocketChannel> beforeCodec) {
+        this.loop = loop;
+        this.bootstrap = bootstrap;
+        this.addresses = List.copyOf(addresses);
+        this.user = user;
+        this.password = password;
+        this.token = token == null ? "" : token;
+        this.origin = origin;
+        this.backoff = backoff;
+        this.clock = clock;
+        this.owner = owner;
+        this.beforeCodec = beforeCodec;
+        this.next = random.nextInt(addresses.size()); // clients of one list spread over its servers
+    }
+
+    /** The logged-in channel, or null. */
+    Channel channel() {
+        return loggedIn ? channel : null;
+    }
+
+    void start() {
+        assert loop.inEventLoop();
+        if (channel == null && retry == null && !closing) {
+            attempt();
+        }
+    }
+
+    /** Stops for good: closes the connection and makes no more attempts. */
+    void close() {
+        assert loop.inEventLoop();
+        closing = true;
+        if (retry != null) {
+            retry.cancel(false);
+            retry = null;
+        }
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    private void attempt() {
+        retry = null;
+        if (closing) {
+            return;
+        }
+        ServerAddress address = pick();
+        attempt++;
+        owner.event(new ConnectionEvent.Connecting(address, attempt));
+        ChannelFuture connect = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                ch.pipeline().addLast(new CoalescingFlushHandler());
+                beforeCodec.accept(ch);
+                new CimProtocolCodec(MAX_INBOUND_FRAME).install(ch.pipeline());
+                ch.pipeline().addLast(IDLE, idleHandler(FIRST_HEARTBEAT));
+                ch.pipeline().addLast(new Handler(address));
+            }
+        }).connect(address.host(), address.port());
+        channel = connect.channel();
+        loggedIn = false;
+        farewell = null;
+        goAwayWait = null;
+        connect.addListener(done -> {
+            if (!done.isSuccess() && connect.channel() == channel) {
+                channel = null;
+                retryLater("cannot reach " + address + " (" + rootMessage(done.cause()) + ")", null);
+            }
+        });
+    }
+
+    private ServerAddress pick() {
+        if (!preferred.isEmpty()) {
+            ServerAddress first = preferred.get(0);
+            preferred = preferred.subList(1, preferred.size());
+            return first;
+        }
+        ServerAddress address = addresses.get(Math.floorMod(next, addresses.size()));
+        next++;
+        return address;
+    }
+
+    private void retryLater(String why, Duration wait) {
+        if (closing) {
+            return;
+        }
+        Duration delay = wait != null ? wait : backoff.next();
+        if (wait == null) {
+            owner.event(new ConnectionEvent.Disconnected(why, delay));
+        }
+        log.info("{}; reconnecting in {} ms", why, delay.toMillis());
+        retry = loop.schedule(this::attempt, delay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private static IdleStateHandler idleHandler(Duration heartbeat) {
+        long millis = Math.max(1, heartbeat.toMillis());
+        // Ping after one interval of not writing; give up on a server silent for three (it answers every ping).
+        return new IdleStateHandler(3 * millis, millis, 0, TimeUnit.MILLISECONDS);
+    }
+
+    private void loggedIn(ChannelHandlerContext ctx, LoginResult result, ServerAddress address) {
+        loggedIn = true;
+        attempt = 0;
+        backoff.reset();
+        if (!result.getSessionToken().isEmpty()) {
+            token = result.getSessionToken();
+        }
+        List<ServerAddress> nodes = new ArrayList<>();
+        for (String node : result.getNodesList()) {
+            try {
+                nodes.add(ServerAddress.parse(node));
+            } catch (IllegalArgumentException ignored) {
+                // a node address the client cannot use: it keeps the ones it was given
+            }
+        }
+        if (result.getHeartbeatIntervalMillis() > 0) {
+            ctx.pipeline().replace(IDLE, IDLE, idleHandler(Duration.ofMillis(result.getHeartbeatIntervalMillis())));
+        }
+        owner.loggedIn(ctx.channel(), result, address);
+    }
+
+    private void goAway(Channel ch, GoAway goAway) {
+        List<ServerAddress> nodes = new ArrayList<>();
+        for (String node : goAway.getNodesList()) {
+            try {
+                nodes.add(ServerAddress.parse(node));
+            } catch (IllegalArgumentException ignored) {
+                // unusable: skipped
+            }
+        }
+        preferred = List.copyOf(nodes);
+        goAwayWait = backoff.spread(Duration.ofMillis(goAway.getSpreadMillis()));
+        owner.event(new ConnectionEvent.GoingAway(goAway.getReason(), goAwayWait));
+        ch.close();
+    }
+
+    private void closed(Channel ch, ServerAddress address) {
+        if (ch != channel) {
+            return;
+        }
+        channel = null;
+        boolean wasLoggedIn = loggedIn;
+        loggedIn = false;
+        if (wasLoggedIn) {
+            owner.lost();
+        }
+        if (goAwayWait != null) {
+            retryLater("", goAwayWait);
+        } else if (farewell != null) {
+            retryLater(farewell, null);
+        } else {
+            retryLater(wasLoggedIn ? "lost the connection to " + address
+                    : "the server at " + address + " closed the connection before login", null);
+        }
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+    }
+
+    /** The handler of one connection attempt. */
+    private final class Handler extends SimpleChannelInboundHandler<Envelope> {
+
+        private final ServerAddress address;
+        private boolean usedToken;
+
+        Handler(ServerAddress address) {
+            super(Envelope.class);
+            this.address = address;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            usedToken = !token.isEmpty();
+            ctx.writeAndFlush(Envelopes.login(user, usedToken ? "" : password, token, origin), ctx.voidPromise());
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, Envelope envelope) {
+            if (loggedIn) {
+                if (envelope.getKindCase() == Envelope.KindCase.GO_AWAY) {
+                    goAway(ctx.channel(), envelope.getGoAway());
+                } else {
+                    owner.frame(ctx.channel(), envelope);
+                }
+                return;
+            }
+            switch (envelope.getKindCase()) {
+                case LOGIN_RESULT -> loginResult(ctx, envelope.getLoginResult());
+                case GO_AWAY -> goAway(ctx.channel(), envelope.getGoAway());
+                case ERROR -> farewell = "the server at " + address + " said: " + envelope.getError().getMessage();
+                default -> log.warn("Ignoring a {} from {} before login", envelope.getKindCase(), address);
+            }
+        }
+
+        private void loginResult(ChannelHandlerContext ctx, LoginResult result) {
+            if (result.getOk()) {
+                Link.this.loggedIn(ctx, result, address);
+            } else if (usedToken && password != null && !password.isEmpty()) {
+                // An expired or revoked token: log in with the password at once.
+                token = "";
+                farewell = "the session token was refused (" + result.getReason() + "); logging in with the password";
+                backoff.reset();
+                ctx.close();
+            } else {
+                closing = true;
+                owner.event(new ConnectionEvent.Refused(result.getReason()));
+                owner.refused(result.getReason());
+                ctx.close();
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (loggedIn && ctx.channel() == channel) {
+                owner.readComplete(ctx.channel());
+            }
+            ctx.fireChannelReadComplete();
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event instanceof IdleStateEvent idle) {
+                if (idle.state() == IdleState.WRITER_IDLE) {
+                    ctx.writeAndFlush(Envelopes.ping(clock.millis()), ctx.voidPromise());
+                } else if (idle.state() == IdleState.READER_IDLE) {
+                    farewell = "the server at " + address + " has been silent too long";
+                    ctx.close();
+                }
+                return;
+            }
+            super.userEventTriggered(ctx, event);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            closed(ctx.channel(), address);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            log.debug("Closing the connection to {} after an error", address, cause);
+            if (farewell == null) {
+                farewell = "the connection to " + address + " failed (" + rootMessage(cause) + ")";
+            }
+            ctx.close();
+        }
+    }
+}

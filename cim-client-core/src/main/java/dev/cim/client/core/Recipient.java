@@ -1,0 +1,48 @@
+package dev.cim.client.core;
+
+import dev.cim.common.protocol.ChatRules;
+import dev.cim.common.protocol.UserNames;
+
+/**
+ * Where a message goes: every user online, or one user (on every terminal they are logged in from).
+ *
+ * @param name a user name, or {@value ChatRules#EVERYONE}
+ */
+public record Recipient(String name) {
+
+    /** Every user online but the sender. */
+    public static final Recipient EVERYONE = new Recipient(ChatRules.EVERYONE);
+
+    /**
+     * @throws IllegalArgumentException if {@code name} is neither a valid user name nor
+     *         {@value ChatRules#EVERYONE}
+     */
+    public Recipient {
+        if (name == null) {
+            throw new IllegalArgumentException("name: null (expected: a user name or '" + ChatRules.EVERYONE + "')");
+        }
+        ChatRules.recipientProblem(name).ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
+    }
+
+    /** One user, on all of their terminals. */
+    public static Recipient user(String name) {
+        if (ChatRules.EVERYONE.equals(name)) {
+            return EVERYONE;
+        }
+        UserNames.problem(name).ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
+        return new Recipient(name);
+    }
+
+    public boolean isEveryone() {
+        return ChatRules.EVERYONE.equals(name);
+    }
+
+    @Override
+    public String toString() {
+        return isEveryone() ? "everyone" : "@" + name;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.cim.client.core;
+
+import dev.cim.common.protocol.proto.Envelope;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.function.LongFunction;
+
+/**
+ * The requests not yet answered, in the order they were made. Each gets the next number of the
+ * client's origin; a Send's number is also its message's sequence, so the message keeps its id when
+ * it is sent again. After each login every request here is written again, in order: the server
+ * routes a message id once, and answers a repeat with the first outcome.
+ *
+ * <p>Confined to the client's I/O thread.
+ */
+final class Requests {
+
+    private final LinkedHashMap<Long, Pending> outstanding = new LinkedHashMap<>();
+    private final int limit;
+    private long lastId;
+
+    /**
+     * @param limit the most requests outstanding at once; past it new ones are refused
+     */
+    Requests(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("max outstanding requests: " + limit + " (expected: >= 1)");
+        }
+        this.limit = limit;
+    }
+
+    /**
+     * Numbers a new request and keeps it until answered.
+     *
+     * @throws CimException ({@link CimException.Reason#OUTBOX_FULL}) past the limit
+     */
+    Pending add(Pending.Kind kind, boolean internal, LongFunction<Envelope> build) {
+        if (outstanding.size() >= limit) {
+            throw new CimException(CimException.Reason.OUTBOX_FULL, outstanding.size()
+                    + " requests are waiting for the server already (the most a client keeps); try again later");
+        }
+        long id = ++lastId;
+        Pending pending = new Pending(id, build.apply(id), kind, internal);
+        outstanding.put(id, pending);
+        return pending;
+    }
+
+    /** The request numbered {@code id}, or null when none is outstanding. */
+    Pending get(long id) {
+        return outstanding.get(id);
+    }
+
+    /** Forgets request {@code id}: it was answered. */
+    Pending remove(long id) {
+        return outstanding.remove(id);
+    }
+
+    int size() {
+        return outstanding.size();
+    }
+
+    /** Every outstanding request, oldest first. */
+    List<Pending> inOrder() {
+        return new ArrayList<>(outstanding.values());
+    }
+
+    /** Fails every outstanding request with {@code failure} and forgets them. */
+    void failAll(CimException failure) {
+        for (Iterator<Pending> it = outstanding.values().iterator(); it.hasNext(); ) {
+            Pending pending = it.next();
+            it.remove();
+            pending.result.completeExceptionally(failure);
+        }
+    }
+}

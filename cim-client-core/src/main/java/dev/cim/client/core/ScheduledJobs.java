@@ -1,0 +1,138 @@
+package dev.cim.client.core;
+
+import dev.cim.common.wheel.DelayScheduler;
+import dev.cim.common.wheel.Job;
+import dev.cim.common.wheel.ScheduledJob;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The sender's side of scheduled messages: a job on the delay wheel for each of the user's scheduled
+ * messages due within the near window, which asks the server to release the message when it fires.
+ * The server holds every scheduled message durably and sends it itself if no client of the sender
+ * releases it (closed, crashed, offline), so these jobs are for precision, not for safety; messages
+ * due later wait on the server only, and come into the window at a later refresh.
+ *
+ * <p>Confined to the client's I/O thread; jobs fire on the wheel's workers and hop back to it.
+ */
+final class ScheduledJobs {
+
+    private record Held(ScheduledMessage message, ScheduledJob job) {
+    }
+
+    private final Supplier<DelayScheduler> wheel;
+    private final Clock clock;
+    private final Duration window;
+    private final Executor loop;
+    private final Consumer<String> release;
+    private final Map<String, Held> held = new HashMap<>();
+
+    /**
+     * @param wheel   the delay wheel, asked for only when a first job is due within the window
+     * @param window  how far ahead jobs are held
+     * @param loop    the client's I/O thread
+     * @param release asks the server to send a scheduled message now; called on {@code loop}
+     */
+    ScheduledJobs(Supplier<DelayScheduler> wheel, Clock clock, Duration window, Executor loop, Consumer<String> release) {
+        this.wheel = wheel;
+        this.clock = clock;
+        this.window = window;
+        this.loop = loop;
+        this.release = release;
+    }
+
+    Duration window() {
+        return window;
+    }
+
+    /**
+     * The server's list of the user's messages due before {@code until}: holds a job for each, and
+     * drops the jobs of messages due before then that are no longer on it (sent or cancelled while
+     * this client was away).
+     */
+    void nearTerm(List<ScheduledMessage> messages, Instant until) {
+        Set<String> listed = new HashSet<>();
+        for (ScheduledMessage message : messages) {
+            listed.add(message.id());
+            hold(message);
+        }
+        held.values().removeIf(h -> {
+            boolean gone = !listed.contains(h.message().id()) && h.message().dueAt().isBefore(until);
+            if (gone) {
+                h.job().cancel();
+            }
+            return gone;
+        });
+    }
+
+    /** One of the user's scheduled messages changed. */
+    void changed(ScheduledChange.Kind kind, ScheduledMessage message) {
+        switch (kind) {
+            case SCHEDULED, EDITED -> hold(message);
+            case CANCELLED, SENT -> drop(message.id());
+        }
+    }
+
+    /** Scheduled messages with a job here. */
+    int size() {
+        return held.size();
+    }
+
+    /** Cancels every job; the server still holds the messages. */
+    void close() {
+        held.values().forEach(h -> h.job().cancel());
+        held.clear();
+    }
+
+    private void hold(ScheduledMessage message) {
+        Instant now = clock.instant();
+        if (message.dueAt().isAfter(now.plus(window))) {
+            drop(message.id());
+            return;
+        }
+        Held current = held.get(message.id());
+        if (current != null && current.message().dueAt().equals(message.dueAt())) {
+            held.put(message.id(), new Held(message, current.job()));
+            return;
+        }
+        if (current != null) {
+            current.job().cancel();
+        }
+        Duration delay = Duration.between(now, message.dueAt());
+        String id = message.id();
+        Instant dueAt = message.dueAt();
+        ScheduledJob job = wheel.get().schedule(
+                Job.of("release scheduled message #" + message.number() + " to " + message.recipient(),
+                        () -> loop.execute(() -> fire(id, dueAt))),
+                delay.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : delay);
+        held.put(id, new Held(message, job));
+    }
+
+    private void drop(String id) {
+        Held h = held.remove(id);
+        if (h != null) {
+            h.job().cancel();
+        }
+    }
+
+    /**
+     * The job of message {@code id} due at {@code dueAt} fired. A job whose message was moved while its
+     * firing waited for this thread is stale: the message's new job releases it.
+     */
+    private void fire(String id, Instant dueAt) {
+        Held h = held.get(id);
+        if (h != null && h.message().dueAt().equals(dueAt)) {
+            held.remove(id);
+            release.accept(id);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.cim.client.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cim.common.protocol.Envelopes;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RequestsTest {
+
+    @Test
+    void add_numbersRequestsFromOne_andBuildsEachWithItsNumber() {
+        Requests requests = new Requests(10);
+
+        Pending first = requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "one"));
+        Pending second = requests.add(Pending.Kind.ONLINE_USERS, false, Envelopes::onlineUsersRequest);
+        Pending third = requests.add(Pending.Kind.RELEASE, true, id -> Envelopes.release(id, "x-1"));
+
+        assertThat(List.of(first.id, second.id, third.id)).containsExactly(1L, 2L, 3L);
+        assertThat(first.envelope.getRequestId()).isEqualTo(1);
+        assertThat(third.envelope.getRequestId()).isEqualTo(3);
+        assertThat(third.internal).isTrue();
+        assertThat(requests.get(2)).isSameAs(second);
+    }
+
+    @Test
+    void inOrder_afterAnswersInAnyOrder_keepsTheRestOldestFirst() {
+        Requests requests = new Requests(10);
+        for (int i = 0; i < 5; i++) {
+            requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "m" + id));
+        }
+
+        requests.remove(4);
+        requests.remove(1);
+
+        assertThat(requests.inOrder()).extracting(p -> p.id).containsExactly(2L, 3L, 5L);
+        assertThat(requests.size()).isEqualTo(3);
+        assertThat(requests.get(1)).isNull();
+        assertThat(requests.remove(1)).as("answered twice").isNull();
+    }
+
+    @Test
+    void add_afterAnswers_neverReusesANumber() {
+        Requests requests = new Requests(2);
+        requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "a"));
+        requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "b"));
+        requests.remove(2);
+        requests.remove(1);
+
+        Pending next = requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "c"));
+
+        assertThat(next.id).isEqualTo(3);
+    }
+
+    @Test
+    void add_pastTheLimit_failsWithOutboxFull_andUsesNoNumber() {
+        Requests requests = new Requests(2);
+        requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "a"));
+        requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "b"));
+
+        assertThatThrownBy(() -> requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "c")))
+                .isInstanceOfSatisfying(CimException.class,
+                        e -> assertThat(e.reason()).isEqualTo(CimException.Reason.OUTBOX_FULL))
+                .hasMessageContaining("2 requests are waiting");
+        requests.remove(1);
+        assertThat(requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "c")).id)
+                .as("a refused request takes no number: sequences stay gapless").isEqualTo(3);
+    }
+
+    @Test
+    void failAll_failsEveryRequestWithTheCause_andForgetsThem() {
+        Requests requests = new Requests(10);
+        Pending a = requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "a"));
+        Pending b = requests.add(Pending.Kind.LIST_SCHEDULED, true, id -> Envelopes.listScheduled(id, 0));
+        CimException closed = new CimException(CimException.Reason.CLOSED, "the client was closed");
+
+        requests.failAll(closed);
+
+        assertThat(a.result).isCompletedExceptionally();
+        assertThat(b.result.handle((value, failure) -> failure).join()).isSameAs(closed);
+        assertThat(requests.size()).isZero();
+        assertThat(requests.inOrder()).isEmpty();
+    }
+
+    @Test
+    void constructor_limitBelowOne_isRefused() {
+        assertThatThrownBy(() -> new Requests(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("max outstanding requests: 0 (expected: >= 1)");
+    }
+}

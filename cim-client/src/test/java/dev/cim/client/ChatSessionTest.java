@@ -1,0 +1,232 @@
+package dev.cim.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import dev.cim.client.command.CommandParser;
+import dev.cim.client.console.ChatView;
+import dev.cim.client.console.PipedConsole;
+import dev.cim.client.core.CimClient;
+import dev.cim.client.core.CimException;
+import dev.cim.client.core.Recipient;
+import dev.cim.client.core.ScheduledMessage;
+import dev.cim.client.core.SendReceipt;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The console conversation, over a mocked client library: what each line asks of it, and what is printed. */
+class ChatSessionTest {
+
+    /** 2027-03-27 10:00 in Paris. */
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2027-03-27T09:00:00Z"), ZoneId.of("Europe/Paris"));
+    private static final ScheduledMessage THREE = scheduled("00000000000000a1-30", 3, "call me");
+    private static final ScheduledMessage FOUR = scheduled("00000000000000a1-40", 4, "lunch?");
+
+    private final CimClient client = mock(CimClient.class);
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final AtomicBoolean loginRefused = new AtomicBoolean();
+
+    @BeforeEach
+    void aConnectedClientWithNothingScheduled() {
+        when(client.connect()).thenReturn(new CompletableFuture<>());
+        when(client.isConnected()).thenReturn(true);
+        when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of()));
+        when(client.allAnswered()).thenReturn(CompletableFuture.completedFuture(null));
+    }
+
+    @Test
+    void text_isSent_andAStoredReceiptSaysTheRecipientIsOffline() throws Exception {
+        when(client.send(Recipient.user("bob"), "hi there")).thenReturn(CompletableFuture.completedFuture(
+                new SendReceipt("00000000000000a1-1", SendReceipt.Outcome.STORED, 0, "bob", false)));
+
+        int exit = run("@bob hi there", ":q");
+
+        assertThat(exit).isZero();
+        verify(client).send(Recipient.user("bob"), "hi there");
+        assertThat(output()).containsExactly("bob is offline: the message waits in their inbox for their next login", "bye");
+    }
+
+    @Test
+    void text_storedForARecipientNamedByTheServer_showsTheNameInert() throws Exception {
+        when(client.send(Recipient.user("bob"), "hi")).thenReturn(CompletableFuture.completedFuture(
+                new SendReceipt("00000000000000a1-1", SendReceipt.Outcome.STORED, 0, "bob\u001B[2J", false)));
+
+        run("@bob hi", ":q");
+
+        assertThat(output()).first().isEqualTo("bob^[[2J is offline: the message waits in their inbox for their next login");
+    }
+
+    @Test
+    void text_refusedByTheServer_printsWhyOnOneLine() throws Exception {
+        when(client.send(Recipient.user("zed"), "hello?")).thenReturn(CompletableFuture.failedFuture(
+                new CimException(CimException.Reason.UNKNOWN_USER, "no user named zed")));
+
+        run("@zed hello?", ":q");
+
+        assertThat(output()).contains("error: not sent: no user named zed");
+    }
+
+    @Test
+    void text_whileDisconnected_saysItWaitsForTheConnection() throws Exception {
+        when(client.isConnected()).thenReturn(false);
+        when(client.send(Recipient.EVERYONE, "anyone?")).thenReturn(new CompletableFuture<>());
+
+        run("anyone?", ":q!");
+
+        assertThat(output()).contains("(not connected: this is done when the connection is back)");
+    }
+
+    @Test
+    void badLine_printsTheErrorAndTheSessionGoesOn() throws Exception {
+        when(client.send(Recipient.EVERYONE, "still here")).thenReturn(new CompletableFuture<>());
+
+        run(":frobnicate", "still here", ":q!");
+
+        assertThat(output()).first().asString().startsWith("error: unknown command :frobnicate;");
+        verify(client).send(Recipient.EVERYONE, "still here");
+    }
+
+    @Test
+    void endOfInput_quitsAsQDoes() throws Exception {
+        when(client.send(Recipient.EVERYONE, "bye all")).thenReturn(new CompletableFuture<>());
+
+        int exit = run("bye all");
+
+        assertThat(exit).isZero();
+        verify(client).allAnswered();
+        assertThat(output()).last().isEqualTo("bye");
+    }
+
+    @Test
+    void quit_withRequestsTheServerNeverConfirmed_saysHowManyAndExitsWith3() throws Exception {
+        when(client.allAnswered()).thenReturn(new CompletableFuture<>()); // never, within the grace
+        when(client.unanswered()).thenReturn(2);
+
+        int exit = run(":q");
+
+        assertThat(exit).isEqualTo(3);
+        assertThat(output()).containsExactly("error: 2 messages were not confirmed by the server", "bye");
+    }
+
+    @Test
+    void quitNow_doesNotWaitForAnswers() throws Exception {
+        when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of(THREE)));
+
+        int exit = run(":q!");
+
+        assertThat(exit).isZero();
+        verify(client, never()).allAnswered();
+        assertThat(output()).containsExactly("1 scheduled message stays on the server and will be sent at its time", "bye");
+    }
+
+    @Test
+    void cancel_byNumber_cancelsTheIdTheServerListsForIt() throws Exception {
+        when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of(THREE, FOUR)));
+        when(client.cancel(FOUR.id())).thenReturn(CompletableFuture.completedFuture(FOUR));
+
+        run(":cancel #4", ":q!");
+
+        verify(client).cancel(FOUR.id());
+        assertThat(output()).contains("cancelled scheduled message #4");
+    }
+
+    @Test
+    void cancel_unknownNumber_saysSoAndCancelsNothing() throws Exception {
+        when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of(THREE)));
+
+        run(":cancel 9", ":q!");
+
+        verify(client, never()).cancel(any());
+        assertThat(output()).contains("error: no scheduled message #9 (sent or cancelled already? :delays lists them)");
+    }
+
+    @Test
+    void move_byDelay_asksForThatDelay_andShowsTheNewTime() throws Exception {
+        Instant due = CLOCK.instant().plus(Duration.ofMinutes(10));
+        ScheduledMessage moved = new ScheduledMessage(THREE.id(), 3, THREE.recipient(), THREE.text(), due,
+                Duration.ofMinutes(10), THREE.createdAt());
+        when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of(THREE)));
+        when(client.move(THREE.id(), Duration.ofMinutes(10))).thenReturn(CompletableFuture.completedFuture(moved));
+
+        run(":move 3 10m", ":q!");
+
+        verify(client).move(THREE.id(), Duration.ofMinutes(10));
+        assertThat(output()).contains("scheduled message #3 will be sent at 10:10:00");
+    }
+
+    @Test
+    void edit_replacesTheTextAndShowsItInert() throws Exception {
+        ScheduledMessage edited = scheduled(THREE.id(), 3, "new\u001B[2J text");
+        when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of(THREE)));
+        when(client.edit(THREE.id(), "new\u001B[2J text")).thenReturn(CompletableFuture.completedFuture(edited));
+
+        run(":edit 3 new\u001B[2J text", ":q!");
+
+        assertThat(output()).contains("scheduled message #3 now says: new^[[2J text");
+    }
+
+    @Test
+    void at_schedulesForThatTime_andSaysWhenAndHowSoon() throws Exception {
+        Instant due = Instant.parse("2027-03-27T16:30:00Z"); // 17:30 in Paris
+        when(client.schedule(Recipient.user("bob"), "call me", due)).thenReturn(CompletableFuture.completedFuture(
+                new ScheduledMessage("00000000000000a1-5", 5, Recipient.user("bob"), "call me", due,
+                        Duration.ofMinutes(450), CLOCK.instant())));
+
+        run(":at 17:30 @bob call me", ":q!");
+
+        assertThat(output()).contains(
+                "scheduled message #5 to @bob will be sent at 17:30:00 (in 7h30m); it is kept by the server");
+    }
+
+    @Test
+    void delays_listsEveryScheduledMessage() throws Exception {
+        when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of(THREE, FOUR)));
+
+        run(":delays", ":q!");
+
+        assertThat(output()).startsWith("2 scheduled messages:", "  #3  11:00:00  to @bob  call me",
+                "  #4  11:00:00  to @bob  lunch?");
+    }
+
+    @Test
+    void loginRefused_callsBack() throws Exception {
+        when(client.connect()).thenReturn(CompletableFuture.failedFuture(
+                new CimException(CimException.Reason.LOGIN_REFUSED, "login refused: wrong password")));
+
+        run(":q!");
+
+        assertThat(loginRefused).isTrue();
+    }
+
+    private int run(String... lines) throws InterruptedException {
+        byte[] input = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+        PipedConsole console = new PipedConsole(new ByteArrayInputStream(input), new PrintStream(out, true, StandardCharsets.UTF_8));
+        ChatView view = new ChatView(console, CLOCK, "alice");
+        CommandParser parser = new CommandParser(Duration.ofDays(30), 1000, CLOCK);
+        return new ChatSession(console, view, parser, client, Duration.ofMillis(50), CLOCK).run(() -> loginRefused.set(true));
+    }
+
+    private List<String> output() {
+        return out.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    private static ScheduledMessage scheduled(String id, long number, String text) {
+        return new ScheduledMessage(id, number, Recipient.user("bob"), text, Instant.parse("2027-03-27T10:00:00Z"),
+                Duration.ofHours(1), Instant.parse("2027-03-27T09:00:00Z"));
+    }
+}

@@ -1,0 +1,100 @@
+package dev.cim.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cim.client.console.ChatView;
+import dev.cim.client.console.Console;
+import dev.cim.client.core.ChatMessage;
+import dev.cim.client.core.ConnectionEvent;
+import dev.cim.client.core.Recipient;
+import dev.cim.client.core.ScheduledChange;
+import dev.cim.client.core.ScheduledMessage;
+import dev.cim.client.core.ServerAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConsoleListenerTest {
+
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2027-03-27T09:00:00Z"), ZoneId.of("Europe/Paris"));
+    private static final ServerAddress SERVER = new ServerAddress("127.0.0.1", 9000);
+
+    private final List<String> lines = new ArrayList<>();
+    private final ConsoleListener listener = new ConsoleListener(new ChatView(new Console() {
+        @Override
+        public String readLine() {
+            return null;
+        }
+
+        @Override
+        public String readPassword(String prompt) {
+            return null;
+        }
+
+        @Override
+        public void print(String line) {
+            lines.add(line);
+        }
+
+        @Override
+        public void close() {
+        }
+    }, CLOCK, "alice"), "alice");
+
+    @Test
+    void onConnection_eachEvent_isOneLine() {
+        listener.onConnection(new ConnectionEvent.Connecting(SERVER, 1));
+        listener.onConnection(new ConnectionEvent.Connecting(SERVER, 2));
+        listener.onConnection(new ConnectionEvent.Connected(SERVER, "node-a", true, 2));
+        listener.onConnection(new ConnectionEvent.Disconnected("lost the connection to 127.0.0.1:9000", Duration.ofMillis(180)));
+        listener.onConnection(new ConnectionEvent.GoingAway("node-a is stopping", Duration.ofMillis(1200)));
+        listener.onConnection(new ConnectionEvent.Refused("wrong password"));
+
+        assertThat(lines).containsExactly(
+                "connecting to 127.0.0.1:9000 as alice ...",
+                "logged in as alice (new account) on node-a; sent 2 held messages. Type :help for commands.",
+                "lost the connection to 127.0.0.1:9000; reconnecting in 180 ms",
+                "node-a is stopping; reconnecting in 1200 ms",
+                "error: login refused: wrong password");
+    }
+
+    /** Reasons and node names come from the server: they are rendered inert like messages. */
+    @Test
+    void onConnection_textFromTheServer_isRenderedInert() {
+        listener.onConnection(new ConnectionEvent.GoingAway("bye\u001B[2J\u001B]2;owned\u0007", Duration.ZERO));
+        listener.onConnection(new ConnectionEvent.Disconnected("the server at x said: \u009B2J\nfake", Duration.ZERO));
+        listener.onConnection(new ConnectionEvent.Connected(SERVER, "node\u202E-a", false, 0));
+
+        assertThat(lines).allSatisfy(line -> assertThat(line.chars())
+                .noneMatch(c -> Character.getType(c) == Character.CONTROL || (c >= 0x202A && c <= 0x202E)));
+        assertThat(lines.get(0)).startsWith("bye^[[2J^[]2;owned^G;");
+    }
+
+    @Test
+    void onScheduledChange_saysWhatHappenedToWhichNumber() {
+        ScheduledMessage message = new ScheduledMessage("00000000000000a1-3", 3, Recipient.user("bob"), "hi",
+                Instant.parse("2027-03-27T10:00:00Z"), Duration.ofHours(1), CLOCK.instant());
+
+        listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.SCHEDULED, message));
+        listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.EDITED, message));
+        listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.CANCELLED, message));
+        listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.SENT, message));
+
+        assertThat(lines).containsExactly(
+                "scheduled message #3 to @bob was scheduled on another terminal, for 11:00:00",
+                "scheduled message #3 to @bob was changed on another terminal: now due 11:00:00",
+                "scheduled message #3 to @bob was cancelled on another terminal",
+                "scheduled message #3 to @bob was sent");
+    }
+
+    @Test
+    void onMessage_isShownByTheView() {
+        listener.onMessage(new ChatMessage("00000000000000b0-1", "bob", "alice", "hi", CLOCK.instant(), null));
+
+        assertThat(lines).containsExactly("[10:00:00] bob to you: hi");
+    }
+}

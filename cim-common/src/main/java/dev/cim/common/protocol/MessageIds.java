@@ -1,0 +1,68 @@
+package dev.cim.common.protocol;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * Message ids: {@code "<origin>-<sequence>"}, the origin in 16 lower-case hex digits and the
+ * sequence in decimal, e.g. {@code "9f86d081884c7d65-42"}. A client picks its origin, a random
+ * non-zero 64-bit number, when it starts, and numbers its requests from 1 within it; the id of a
+ * message is its origin and its request's number. So an id is unique per sender without asking
+ * anyone, stays the same when the message is sent again, and never repeats across restarts of a
+ * client (a new origin each time, never a counter that starts again at 1).
+ */
+public final class MessageIds {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final HexFormat HEX = HexFormat.of();
+
+    private MessageIds() {
+    }
+
+    /** A new random origin, never 0. */
+    public static long newOrigin() {
+        long origin;
+        do {
+            origin = RANDOM.nextLong();
+        } while (origin == 0);
+        return origin;
+    }
+
+    /**
+     * The id of request {@code sequence} of {@code origin}.
+     *
+     * @throws IllegalArgumentException if {@code origin} is 0 or {@code sequence} is not positive
+     */
+    public static String of(long origin, long sequence) {
+        if (origin == 0) {
+            throw new IllegalArgumentException("origin: 0 (expected: a random non-zero number)");
+        }
+        if (sequence <= 0) {
+            throw new IllegalArgumentException("sequence: " + sequence + " (expected: > 0)");
+        }
+        return HEX.toHexDigits(origin) + "-" + sequence;
+    }
+
+    /** The origin as it appears in ids and logs: 16 hex digits. */
+    public static String origin(long origin) {
+        return HEX.toHexDigits(origin);
+    }
+
+    /** True when {@code id} has the form of a message id. */
+    public static boolean isValid(String id) {
+        if (id == null || id.length() < 18 || id.length() > 36 || id.charAt(16) != '-') {
+            return false;
+        }
+        for (int i = 0; i < 16; i++) {
+            if (Character.digit(id.charAt(i), 16) < 0) {
+                return false;
+            }
+        }
+        for (int i = 17; i < id.length(); i++) {
+            if (id.charAt(i) < '0' || id.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return id.charAt(17) != '0';
+    }
+}

@@ -1,0 +1,180 @@
+package dev.cim.e2e.fault;
+
+import dev.cim.e2e.JavaProcess;
+import dev.cim.e2e.RedisProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * The processes of one fault scenario: one or more server jars, their Redis (a process of the
+ * test's own, or the embedded one of a single server, persisting to its data directory), and
+ * {@link FaultClient}s. Each can be killed (SIGKILL), frozen (SIGSTOP) and started again.
+ */
+final class Cluster implements AutoCloseable {
+
+    static final Duration START = Duration.ofSeconds(90);
+
+    private final Path projectDir = Path.of(System.getProperty("cim.project.dir", "..")).toAbsolutePath().normalize();
+    private final Path serverJar = projectDir.resolve("cim-server/target/cim-server.jar");
+    private final Path work;
+    private final boolean embedded;
+    private final String fsync;
+    private final int redisPort = freePort();
+    private final int[] ports;
+    private final JavaProcess[] servers;
+    private final List<String> extraArgs;
+    private final List<JavaProcess> clients = new ArrayList<>();
+    private RedisProcess redis;
+
+    /**
+     * @param embedded true for one server with its own embedded Redis (the quick start's setup);
+     *                 false for a Redis process of the test's own, shared by {@code nodes} servers
+     */
+    Cluster(boolean embedded, int nodes, String fsync, String... extraArgs) throws IOException {
+        if (embedded && nodes != 1) {
+            throw new IllegalArgumentException("an embedded Redis serves one node (expected: nodes = 1)");
+        }
+        this.work = Files.createTempDirectory("cim-fault-");
+        this.embedded = embedded;
+        this.fsync = fsync;
+        this.ports = new int[nodes];
+        for (int i = 0; i < nodes; i++) {
+            ports[i] = freePort();
+        }
+        this.servers = new JavaProcess[nodes];
+        this.extraArgs = List.of(extraArgs);
+    }
+
+    void start() throws IOException, InterruptedException {
+        if (!embedded) {
+            startRedis();
+        }
+        for (int i = 0; i < servers.length; i++) {
+            startServer(i);
+        }
+    }
+
+    void startRedis() throws IOException, InterruptedException {
+        redis = RedisProcess.start(redisPort, work.resolve("redis"), fsync);
+    }
+
+    void killRedis() throws InterruptedException {
+        redis.kill();
+    }
+
+    void startServer(int node) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of(
+                "--cim.server.port=" + ports[node],
+                "--cim.server.node-id=node-" + node,
+                "--cim.server.accounts.bcrypt-strength=4",
+                "--cim.server.idle-timeout=3s",
+                "--cim.server.presence.ttl=4s",
+                "--cim.server.presence.refresh-interval=1s",
+                "--cim.server.limits.relay-timeout=3s",
+                "--spring.main.web-application-type=none",
+                "--spring.data.redis.port=" + redisPort,
+                "--spring.data.redis.timeout=2s"));
+        if (embedded) {
+            args.add("--cim.server.redis.embedded=true");
+            args.add("--cim.server.redis.fsync=" + fsync);
+            args.add("--cim.server.data-dir=" + work.resolve("redis"));
+        } else {
+            args.add("--cim.server.redis.embedded=false");
+        }
+        args.addAll(extraArgs);
+        servers[node] = JavaProcess.start("server-" + node, serverJar, args);
+        servers[node].await("listening on", START);
+    }
+
+    void killServer(int node) throws InterruptedException {
+        servers[node].kill();
+    }
+
+    /** SIGSTOP: the server freezes, its sockets stay open. */
+    void freezeServer(int node) throws IOException, InterruptedException {
+        signal("STOP", servers[node].handle().pid());
+    }
+
+    /** SIGCONT. */
+    void thawServer(int node) throws IOException, InterruptedException {
+        signal("CONT", servers[node].handle().pid());
+    }
+
+    private static void signal(String signal, long pid) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+        }
+    }
+
+    int port(int node) {
+        return ports[node];
+    }
+
+    /** Every node, {@code host:port,...}. */
+    String addresses() {
+        StringJoiner all = new StringJoiner(",");
+        for (int port : ports) {
+            all.add("127.0.0.1:" + port);
+        }
+        return all.toString();
+    }
+
+    Path stateDir() {
+        return work.resolve("clients");
+    }
+
+    /** A sender of {@code count} messages numbered from {@code from}, to {@code recipient}. */
+    JavaProcess sender(String user, String addresses, String recipient, long from, long count, double perSecond)
+            throws IOException {
+        return client(List.of("sender", user, addresses, stateDir().toString(), recipient, Long.toString(from),
+                Long.toString(count), Double.toString(perSecond)), user);
+    }
+
+    JavaProcess receiver(String user, String addresses) throws IOException {
+        return client(List.of("receiver", user, addresses, stateDir().toString()), user);
+    }
+
+    private JavaProcess client(List<String> args, String user) throws IOException {
+        JavaProcess client = JavaProcess.startMain(args.get(0) + "-" + user, FaultClient.class, args);
+        clients.add(client);
+        return client;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (JavaProcess client : clients) {
+            client.close();
+        }
+        for (JavaProcess server : servers) {
+            if (server != null) {
+                if (server.isAlive()) {
+                    try {
+                        thawServer(List.of(servers).indexOf(server));
+                    } catch (IOException | RuntimeException ignored) {
+                        // not frozen, or gone
+                    }
+                }
+                server.close();
+            }
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

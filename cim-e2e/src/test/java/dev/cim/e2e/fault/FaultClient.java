@@ -1,0 +1,101 @@
+package dev.cim.e2e.fault;
+
+import dev.cim.client.core.ChatMessage;
+import dev.cim.client.core.CimClient;
+import dev.cim.client.core.CimListener;
+import dev.cim.client.core.ConnectionEvent;
+import dev.cim.client.core.Recipient;
+import dev.cim.client.core.SeenIds;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A client of the fault-injection suite, run as a process of its own (so that it can be killed):
+ * the client library, driven by its arguments, printing what it does one line at a time.
+ *
+ * <pre>
+ *   sender   USER ADDRESSES STATE_DIR RECIPIENT FROM COUNT PER_SECOND
+ *            prints "SENT n" before sending message n ("n:&lt;n&gt;"), "ACK n" when the server
+ *            confirmed it (delivered, or stored durably), "FAIL n reason" when it refused it,
+ *            then "DONE" when every message sent was answered
+ *   receiver USER ADDRESSES STATE_DIR
+ *            prints "RECV sender n" for each message shown
+ * </pre>
+ * Both print "CONNECTED node" at each login, and run until their standard input closes. The state
+ * directory holds the ids of the messages shown, so a receiver killed and started again does not
+ * show them twice (as the console client does).
+ */
+public final class FaultClient {
+
+    static final String PASSWORD = "fault-pw-123";
+
+    private FaultClient() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        String role = args[0];
+        String user = args[1];
+        CimListener listener = new CimListener() {
+            @Override
+            public void onMessage(ChatMessage message) {
+                String text = message.text();
+                if (text.startsWith("n:")) {
+                    print(out, "RECV " + message.sender() + " " + text.substring(2));
+                }
+            }
+
+            @Override
+            public void onConnection(ConnectionEvent event) {
+                if (event instanceof ConnectionEvent.Connected connected) {
+                    print(out, "CONNECTED " + connected.nodeId());
+                }
+            }
+        };
+        CimClient client = CimClient.builder()
+                .addresses(args[2])
+                .user(user)
+                .password(PASSWORD)
+                .listener(listener)
+                .seenIds(SeenIds.file(Path.of(args[3]).resolve(user + ".seen"), 100_000))
+                .reconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1))
+                .build();
+        client.connect();
+        if ("sender".equals(role)) {
+            send(client, out, Recipient.user(args[4]), Long.parseLong(args[5]), Long.parseLong(args[6]),
+                    Double.parseDouble(args[7]));
+        }
+        while (System.in.read() != -1) {
+            // runs until the test closes standard input (or kills it)
+        }
+        client.close();
+    }
+
+    private static void send(CimClient client, PrintStream out, Recipient to, long from, long count, double perSecond)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        for (long i = 0; i < count; i++) {
+            long n = from + i;
+            long due = start + (long) (i * 1e9 / perSecond);
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait); // pacing the traffic, not waiting for an outcome
+            }
+            print(out, "SENT " + n);
+            client.send(to, "n:" + n).whenComplete((receipt, failure) ->
+                    print(out, failure == null ? "ACK " + n : "FAIL " + n + " " + failure.getMessage()));
+        }
+        client.allAnswered().thenRun(() -> print(out, "DONE"));
+    }
+
+    private static void print(PrintStream out, String line) {
+        synchronized (out) {
+            out.println(line);
+        }
+    }
+
+}

@@ -1,0 +1,260 @@
+package dev.cim.e2e.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cim.e2e.JavaProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Numbered traffic between real processes (server jars, clients of the client library in JVMs of
+ * their own, real Redis) while faults are injected, each several times; every case counts what was
+ * confirmed, shown, lost, duplicated and shown out of order ({@link Ledger}), and must come out
+ * clean. The table is printed at the end and written to {@code target/fault-injection.md}.
+ */
+class FaultInjectionIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final double RATE = 100; // messages per second per sender
+    private static final long ENDLESS = 1_000_000;
+    private static final List<String> rows = new ArrayList<>();
+
+    @AfterAll
+    static void table() throws IOException {
+        String table = String.join("\n", List.of(
+                "| fault | times | confirmed | shown | lost | duplicated | out of order | not confirmed, shown | refused |",
+                "|---|---|---|---|---|---|---|---|---|")) + "\n" + String.join("\n", rows) + "\n";
+        System.out.println("Fault injection:\n" + table);
+        Path target = Path.of(System.getProperty("cim.project.dir", "..")).resolve("cim-e2e/target");
+        Files.createDirectories(target);
+        Files.writeString(target.resolve("fault-injection.md"), table, StandardCharsets.UTF_8);
+    }
+
+    private static void record(String fault, int times, Ledger.Counts c) {
+        rows.add(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |", fault, times, c.confirmed(),
+                c.shown(), c.lost(), c.duplicated(), c.outOfOrder(), c.unconfirmedShown(), c.refused()));
+    }
+
+    @Test
+    void senderKilledMidStream_andStartedAgain() throws Exception {
+        try (Cluster cluster = new Cluster(true, 1, "everysec")) {
+            cluster.start();
+            String at = cluster.addresses();
+            JavaProcess receiver = connected(cluster.receiver("r1", at));
+            Ledger ledger = new Ledger();
+            long next = 1;
+            for (int round = 0; round < 3; round++) {
+                JavaProcess sender = connected(cluster.sender("s1", at, "r1", next, ENDLESS, RATE));
+                awaitAcks(sender, 50);
+                sender.kill(); // SIGKILL mid-stream
+                ledger.sender(sender.transcript());
+                next = highestSent(sender.transcript()) + 1;
+            }
+            JavaProcess last = connected(cluster.sender("s1", at, "r1", next, 100, RATE));
+            last.await("DONE", WAIT);
+            ledger.sender(last.transcript());
+            Ledger.Counts counts = settle(ledger, List.of(receiver));
+            record("sender client SIGKILL, restarted", 3, counts);
+            assertThat(counts.clean()).as("%s", counts).isTrue();
+        }
+    }
+
+    @Test
+    void receiverKilledMidStream_andStartedAgain() throws Exception {
+        try (Cluster cluster = new Cluster(true, 1, "everysec")) {
+            cluster.start();
+            String at = cluster.addresses();
+            List<JavaProcess> receivers = new ArrayList<>();
+            receivers.add(connected(cluster.receiver("r2", at)));
+            JavaProcess sender = connected(cluster.sender("s2", at, "r2", 1, 1200, RATE));
+            for (int round = 0; round < 3; round++) {
+                JavaProcess current = receivers.get(receivers.size() - 1);
+                current.await(line -> line.startsWith("RECV"), WAIT, "messages");
+                awaitLines(current, "RECV", 50);
+                current.kill(); // SIGKILL: whatever it showed and had not acknowledged comes again
+                receivers.add(connected(cluster.receiver("r2", at))); // the same user, the same state directory
+            }
+            sender.await("DONE", Duration.ofSeconds(120));
+            Ledger ledger = new Ledger();
+            ledger.sender(sender.transcript());
+            Ledger.Counts counts = settle(ledger, receivers);
+            record("recipient client SIGKILL, restarted (inbox replay)", 3, counts);
+            assertThat(counts.clean()).as("%s", counts).isTrue();
+        }
+    }
+
+    @Test
+    void serverKilled_andStartedAgainOnTheSameDataDirectory() throws Exception {
+        try (Cluster cluster = new Cluster(true, 1, "everysec")) {
+            cluster.start();
+            String at = cluster.addresses();
+            JavaProcess receiver = connected(cluster.receiver("r3", at));
+            JavaProcess sender = connected(cluster.sender("s3", at, "r3", 1, 1500, RATE));
+            for (int round = 0; round < 3; round++) {
+                awaitLines(sender, "ACK", 100 * (round + 1));
+                cluster.killServer(0); // its embedded Redis goes with it (the watchdog), writing its file
+                cluster.startServer(0);
+            }
+            sender.await("DONE", Duration.ofSeconds(180));
+            Ledger ledger = new Ledger();
+            ledger.sender(sender.transcript());
+            Ledger.Counts counts = settle(ledger, List.of(receiver));
+            record("server SIGKILL, restarted on its data directory", 3, counts);
+            assertThat(counts.clean()).as("%s", counts).isTrue();
+        }
+    }
+
+    @Test
+    void redisKilled_withFsyncAlways_andStartedAgain() throws Exception {
+        try (Cluster cluster = new Cluster(false, 1, "always")) {
+            cluster.start();
+            String at = cluster.addresses();
+            JavaProcess receiver = connected(cluster.receiver("r4", at));
+            JavaProcess sender = connected(cluster.sender("s4", at, "r4", 1, 1200, RATE));
+            for (int round = 0; round < 2; round++) {
+                awaitLines(sender, "ACK", 100 * (round + 1));
+                cluster.killRedis();
+                awaitLines(sender, "SENT", highestSentCount(sender) + 100); // traffic goes on meanwhile
+                cluster.startRedis();
+            }
+            sender.await("DONE", Duration.ofSeconds(120));
+            Ledger ledger = new Ledger();
+            ledger.sender(sender.transcript());
+            Ledger.Counts counts = settle(ledger, List.of(receiver));
+            record("Redis SIGKILL (fsync always), restarted", 2, counts);
+            assertThat(counts.clean()).as("%s", counts).isTrue();
+        }
+    }
+
+    @Test
+    void serverFrozenLongerThanTheIdleTimeout_andThawed() throws Exception {
+        try (Cluster cluster = new Cluster(true, 1, "everysec")) {
+            cluster.start();
+            String at = cluster.addresses();
+            JavaProcess receiver = connected(cluster.receiver("r5", at));
+            JavaProcess sender = connected(cluster.sender("s5", at, "r5", 1, 1200, RATE));
+            for (int round = 0; round < 2; round++) {
+                awaitLines(sender, "ACK", 100 * (round + 1));
+                cluster.freezeServer(0);
+                int sentBefore = highestSentCount(sender);
+                awaitLines(sender, "SENT", sentBefore + 500); // 5 s frozen: longer than the 3 s idle timeout
+                cluster.thawServer(0);
+            }
+            sender.await("DONE", Duration.ofSeconds(120));
+            Ledger ledger = new Ledger();
+            ledger.sender(sender.transcript());
+            Ledger.Counts counts = settle(ledger, List.of(receiver));
+            record("server SIGSTOP > idle timeout, SIGCONT", 2, counts);
+            assertThat(counts.clean()).as("%s", counts).isTrue();
+        }
+    }
+
+    @Test
+    void connectionsCutByTheNetwork() throws Exception {
+        try (Cluster cluster = new Cluster(true, 1, "everysec")) {
+            cluster.start();
+            try (TcpProxy proxy = new TcpProxy(cluster.port(0))) {
+                String at = "127.0.0.1:" + proxy.port();
+                JavaProcess receiver = connected(cluster.receiver("r6", at));
+                JavaProcess sender = connected(cluster.sender("s6", at, "r6", 1, 1500, RATE));
+                int cuts = 0;
+                for (int round = 0; round < 5; round++) {
+                    awaitLines(sender, "ACK", 100 * (round + 1));
+                    cuts += proxy.cutAll() > 0 ? 1 : 0;
+                }
+                sender.await("DONE", Duration.ofSeconds(120));
+                Ledger ledger = new Ledger();
+                ledger.sender(sender.transcript());
+                Ledger.Counts counts = settle(ledger, List.of(receiver));
+                record("connections cut (TCP proxy)", cuts, counts);
+                assertThat(counts.clean()).as("%s", counts).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void oneOfTwoNodesKilled_itsUsersMoveToTheOther() throws Exception {
+        try (Cluster cluster = new Cluster(false, 2, "everysec")) {
+            cluster.start();
+            String senderSide = "127.0.0.1:" + cluster.port(0) + ",127.0.0.1:" + cluster.port(1);
+            String receiverSide = "127.0.0.1:" + cluster.port(1) + ",127.0.0.1:" + cluster.port(0);
+            JavaProcess receiver = connected(cluster.receiver("r7", receiverSide));
+            JavaProcess sender = connected(cluster.sender("s7", senderSide, "r7", 1, 1200, RATE));
+            awaitLines(sender, "ACK", 100);
+            cluster.killServer(0); // the sender's node
+            awaitLines(sender, "CONNECTED node-1", 1);
+            awaitLines(sender, "ACK", 300);
+            cluster.startServer(0);
+            cluster.killServer(1); // now the recipient's (and the sender's) node
+            awaitLines(sender, "ACK", 500);
+            sender.await("DONE", Duration.ofSeconds(120));
+            Ledger ledger = new Ledger();
+            ledger.sender(sender.transcript());
+            Ledger.Counts counts = settle(ledger, List.of(receiver));
+            record("two nodes, one SIGKILL (twice), users move to the other", 2, counts);
+            assertThat(counts.clean()).as("%s", counts).isTrue();
+        }
+    }
+
+    // Helpers.
+
+    private static JavaProcess connected(JavaProcess client) throws InterruptedException {
+        client.await("CONNECTED", Cluster.START);
+        return client;
+    }
+
+    /** Waits until {@code process} has printed at least {@code count} lines starting with {@code prefix}. */
+    private static void awaitLines(JavaProcess process, String prefix, int count) {
+        await(count + " lines '" + prefix + "'").atMost(Duration.ofSeconds(120))
+                .until(() -> lines(process.transcript(), prefix) >= count);
+    }
+
+    private static void awaitAcks(JavaProcess sender, int count) {
+        awaitLines(sender, "ACK", count);
+    }
+
+    private static int lines(String transcript, String prefix) {
+        int n = 0;
+        for (String line : transcript.split("\n")) {
+            if (line.startsWith(prefix)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static int highestSentCount(JavaProcess sender) {
+        return lines(sender.transcript(), "SENT");
+    }
+
+    private static long highestSent(String transcript) {
+        long highest = 0;
+        for (String line : transcript.split("\n")) {
+            if (line.startsWith("SENT ")) {
+                highest = Math.max(highest, Long.parseLong(line.substring(5).trim()));
+            }
+        }
+        return highest;
+    }
+
+    /** Waits until every confirmed message has been shown by one of {@code receivers}, then counts. */
+    private static Ledger.Counts settle(Ledger ledger, List<JavaProcess> receivers) {
+        await("every confirmed message shown").atMost(WAIT).until(() -> {
+            Ledger probe = new Ledger();
+            probe.confirmed().addAll(ledger.confirmed());
+            receivers.forEach(r -> probe.receiver(r.transcript()));
+            return probe.allShown();
+        });
+        receivers.forEach(r -> ledger.receiver(r.transcript()));
+        return ledger.counts();
+    }
+}

@@ -1,0 +1,78 @@
+package dev.cim.e2e.fault;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Counts one scenario from what its clients printed: a message counts as <b>sent</b> once the
+ * server confirmed it to its sender (ACK: it reached the recipient's session, or is stored
+ * durably), and then must be shown exactly once, in order. <b>Lost</b>: confirmed, never shown.
+ * <b>Duplicated</b>: shown more than once (across receiver restarts too). <b>Out of order</b>: shown
+ * after a message sent later. Messages never confirmed (their sender died first, or they were
+ * refused) may or may not arrive; they are counted apart.
+ */
+final class Ledger {
+
+    /** One scenario's counts. */
+    record Counts(int confirmed, int shown, int lost, int duplicated, int outOfOrder, int unconfirmedShown,
+            int refused) {
+
+        boolean clean() {
+            return lost == 0 && duplicated == 0 && outOfOrder == 0;
+        }
+    }
+
+    private final Set<Long> confirmed = new HashSet<>();
+    private final Set<Long> refused = new HashSet<>();
+    private final List<Long> shown = new ArrayList<>();
+
+    /** Reads the output of one sender process. */
+    void sender(String transcript) {
+        for (String line : transcript.split("\n")) {
+            if (line.startsWith("ACK ")) {
+                confirmed.add(Long.parseLong(line.substring(4).trim()));
+            } else if (line.startsWith("FAIL ")) {
+                refused.add(Long.parseLong(line.split(" ")[1]));
+            }
+        }
+    }
+
+    /** Reads the output of one receiver process; give them in the order they ran. */
+    void receiver(String transcript) {
+        for (String line : transcript.split("\n")) {
+            if (line.startsWith("RECV ")) {
+                shown.add(Long.parseLong(line.split(" ")[2].trim()));
+            }
+        }
+    }
+
+    Set<Long> confirmed() {
+        return confirmed;
+    }
+
+    /** True when every confirmed message has been shown. */
+    boolean allShown() {
+        return new HashSet<>(shown).containsAll(confirmed);
+    }
+
+    Counts counts() {
+        Map<Long, Integer> times = new HashMap<>();
+        int outOfOrder = 0;
+        long highest = Long.MIN_VALUE;
+        for (long n : shown) {
+            times.merge(n, 1, Integer::sum);
+            if (n < highest && times.get(n) == 1) {
+                outOfOrder++;
+            }
+            highest = Math.max(highest, n);
+        }
+        int lost = (int) confirmed.stream().filter(n -> !times.containsKey(n)).count();
+        int duplicated = (int) times.values().stream().filter(t -> t > 1).count();
+        int unconfirmedShown = (int) times.keySet().stream().filter(n -> !confirmed.contains(n)).count();
+        return new Counts(confirmed.size(), times.size(), lost, duplicated, outOfOrder, unconfirmedShown, refused.size());
+    }
+}

@@ -1,0 +1,169 @@
+package dev.cim.loadgen;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The load generator's command line, read by picocli ({@code --help} prints it). Options whose
+ * default depends on {@code --quick} are read as text and resolved after parsing: an explicit value
+ * wins, else the smoke-test default with {@code --quick}, else the full-run default.
+ */
+@Command(name = "cim-loadgen", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Drives a cim server through the client library and prints one markdown table.",
+            "Starts cim-server/target/cim-server.jar as a child process unless --port is given."},
+        footer = {"", "Durations are a whole number and a unit: 500ms, 30s, 2m, 1h.",
+            "Quick (smoke-test) defaults are in brackets."})
+final class LoadCommand {
+
+    /** In a smoke test, heartbeats every 2 s, so a hold of seconds sees some. */
+    private static final String QUICK_IDLE_TIMEOUT = "--cim.server.idle-timeout=6s";
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "the server's host (default: ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--port", defaultValue = "0", description = "the server's port; 0 starts the server jar as a child process")
+    int port;
+
+    @Option(names = "--server-jar", defaultValue = "cim-server/target/cim-server.jar",
+            description = "the server jar to start (default: ${DEFAULT-VALUE})")
+    Path serverJar;
+
+    @Option(names = "--server-heap", defaultValue = "2g", description = "the child server's -Xmx (default: ${DEFAULT-VALUE})")
+    String serverHeap;
+
+    @Option(names = "--server-arg", description = "a --name=value for the child server (repeatable)")
+    List<String> serverArgs = new ArrayList<>();
+
+    @Option(names = "--server-jvm-arg", description = "a JVM option for the child server (repeatable)")
+    List<String> serverJvmArgs = new ArrayList<>();
+
+    @Option(names = "--server-pid", defaultValue = "0", description = "the pid of an external server, for memory readings")
+    long serverPid;
+
+    @Option(names = "--parts", defaultValue = "1,2,3,4", split = ",", description = "which parts to run, of 1 to 4 (default: ${DEFAULT-VALUE})")
+    List<Integer> parts;
+
+    @Option(names = "--quick", description = "smoke-test defaults: small numbers, seconds per part")
+    boolean quick;
+
+    @Option(names = "--users", description = "chat clients of parts 1, 2 and 4 (1000 [100])")
+    Integer users;
+
+    @Option(names = "--warmup", description = "part 1: closed-loop traffic before anything counts (30s [1s])")
+    String warmup;
+
+    @Option(names = "--duration", description = "part 1: length of each closed-loop run (30s [3s])")
+    String duration;
+
+    @Option(names = "--latency-duration", description = "part 1: length of each paced run (10s [2s])")
+    String latencyDuration;
+
+    @Option(names = "--rate", defaultValue = "0", description = "part 1: take this as the sustained rate instead of searching")
+    int rate;
+
+    @Option(names = "--window", split = ",", description = "part 1: messages in flight of each closed-loop run (2000,5000,10000,20000 [200])")
+    List<Integer> windows;
+
+    @Option(names = "--broadcast-rounds", description = "part 2: broadcasts, one after the other (10 [3])")
+    Integer broadcastRounds;
+
+    @Option(names = "--connections", description = "part 3: idle connections to hold (15000 [300])")
+    Integer connections;
+
+    @Option(names = "--hold", description = "part 3: how long to hold them (30s [3s])")
+    String hold;
+
+    @Option(names = "--delayed", description = "part 4: scheduled messages (100000 [2000])")
+    Integer delayed;
+
+    @Option(names = "--delayed-senders", description = "part 4: users that schedule them (1000 [50])")
+    Integer delayedSenders;
+
+    @Option(names = "--delayed-window", description = "part 4: the window they all fall due within (60s [5s])")
+    String delayedWindow;
+
+    @Option(names = "--tick", defaultValue = "10ms", description = "the tick of the clients' delay wheel (default: ${DEFAULT-VALUE})")
+    String tick;
+
+    @Option(names = "--io-threads", defaultValue = "2", description = "threads of the clients' event loop group (default: ${DEFAULT-VALUE})")
+    int ioThreads;
+
+    @Option(names = "--epoll", defaultValue = "true", arity = "1", description = "the clients' transport: epoll where it loads, or NIO with false")
+    boolean epoll;
+
+    @Option(names = "--per-source-address", defaultValue = "10000", description = "connections per loopback source address 127.0.0.x (default: ${DEFAULT-VALUE})")
+    int perSourceAddress;
+
+    private LoadCommand() {
+    }
+
+    /**
+     * @throws IllegalArgumentException naming what is wrong, in one line; for {@code --help} and
+     *         {@code --version} the usage is printed and null returned
+     */
+    static LoadOptions parse(String[] args) {
+        LoadCommand command = new LoadCommand();
+        CommandLine line = new CommandLine(command);
+        try {
+            line.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage() + " (see --help)");
+        }
+        if (line.isUsageHelpRequested()) {
+            line.usage(System.out);
+            return null;
+        }
+        if (line.isVersionHelpRequested()) {
+            line.printVersionHelp(System.out);
+            return null;
+        }
+        return command.options();
+    }
+
+    private LoadOptions options() {
+        List<String> childArgs = new ArrayList<>(serverArgs);
+        if (quick && childArgs.stream().noneMatch(a -> a.startsWith("--cim.server.idle-timeout"))) {
+            childArgs.add(QUICK_IDLE_TIMEOUT);
+        }
+        return new LoadOptions(host, port, serverJar, serverHeap, List.copyOf(childArgs), List.copyOf(serverJvmArgs),
+                serverPid, new TreeSet<>(parts), quick,
+                pick(users, 1000, 100),
+                duration("--warmup", warmup, "30s", "1s"),
+                duration("--duration", duration, "30s", "3s"),
+                duration("--latency-duration", latencyDuration, "10s", "2s"),
+                rate,
+                windows != null ? List.copyOf(windows) : quick ? List.of(200) : List.of(2000, 5000, 10000, 20000),
+                pick(broadcastRounds, 10, 3),
+                pick(connections, 15_000, 300),
+                duration("--hold", hold, "30s", "3s"),
+                pick(delayed, 100_000, 2000),
+                pick(delayedSenders, 1000, 50),
+                duration("--delayed-window", delayedWindow, "60s", "5s"),
+                duration("--tick", tick, "10ms", "10ms"),
+                ioThreads, epoll, perSourceAddress);
+    }
+
+    private int pick(Integer given, int full, int smoke) {
+        return given != null ? given : quick ? smoke : full;
+    }
+
+    private Duration duration(String name, String given, String full, String smoke) {
+        String value = given != null ? given : quick ? smoke : full;
+        Duration parsed;
+        try {
+            parsed = Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage());
+        }
+        if (parsed.isNegative() || parsed.isZero()) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: > 0, e.g. 30s)");
+        }
+        return parsed;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.cim.server.chat;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The chat core's meters, all named {@code cim.*} (Prometheus: {@code cim_*}): logins, messages in
+ * and out, and the routing time of each message from its arrival to its receipt.
+ */
+public final class ChatMetrics {
+
+    /** Times one message from its arrival. */
+    interface Timing {
+        void done(boolean stored, boolean failed);
+    }
+
+    private final Counter loginsAccepted;
+    private final Counter loginsCreated;
+    private final Counter loginsRefused;
+    private final Counter logouts;
+    private final Counter received;
+    private final Timer delivered;
+    private final Timer stored;
+    private final Timer failed;
+
+    public ChatMetrics(MeterRegistry registry, LocalUsers users) {
+        loginsAccepted = Counter.builder("cim.logins").tag("outcome", "accepted")
+                .description("logins accepted").register(registry);
+        loginsCreated = Counter.builder("cim.logins").tag("outcome", "created")
+                .description("logins that created their account").register(registry);
+        loginsRefused = Counter.builder("cim.logins").tag("outcome", "refused")
+                .description("logins refused").register(registry);
+        logouts = Counter.builder("cim.sessions.closed").description("sessions closed").register(registry);
+        received = Counter.builder("cim.messages.in").tag("kind", "chat")
+                .description("chat messages received from clients").register(registry);
+        delivered = routing(registry, "delivered");
+        stored = routing(registry, "stored");
+        failed = routing(registry, "failed");
+        gauge(registry, "cim.users", "users with a session on this node", users, LocalUsers::userCount);
+        gauge(registry, "cim.sessions", "sessions on this node", users, u -> u.sessions().size());
+    }
+
+    private static Timer routing(MeterRegistry registry, String outcome) {
+        return Timer.builder("cim.routing")
+                .description("time from a message's arrival to its receipt: every recipient session "
+                        + "acknowledged it, or it was stored")
+                .tag("outcome", outcome)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry);
+    }
+
+    private static <T> void gauge(MeterRegistry registry, String name, String description, T target,
+            ToDoubleFunction<T> value) {
+        Gauge.builder(name, target, value).description(description).register(registry);
+    }
+
+    void loggedIn(boolean created) {
+        (created ? loginsCreated : loginsAccepted).increment();
+    }
+
+    void loginRefused() {
+        loginsRefused.increment();
+    }
+
+    void loggedOut() {
+        logouts.increment();
+    }
+
+    void received() {
+        received.increment();
+    }
+
+    /** Starts timing a message now. */
+    Timing timer() {
+        long start = System.nanoTime();
+        return (wasStored, wasFailed) -> (wasFailed ? failed : wasStored ? stored : delivered)
+                .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+    }
+}

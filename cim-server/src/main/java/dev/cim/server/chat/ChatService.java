@@ -1,0 +1,353 @@
+package dev.cim.server.chat;
+
+import dev.cim.common.protocol.ChatRules;
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.MessageIds;
+import dev.cim.common.protocol.UserNames;
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.Login;
+import dev.cim.common.protocol.proto.LoginResult;
+import dev.cim.common.protocol.proto.Receipt;
+import dev.cim.common.protocol.proto.Send;
+import dev.cim.server.account.AccountService;
+import dev.cim.server.account.LoginOutcome;
+import dev.cim.server.store.InboxStore;
+import dev.cim.server.store.PresenceStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The chat core as a transport sees it: a connection logs in, then every frame it sends is handed
+ * here, and its closing is reported here. Nothing in it knows Netty or Redis; a transport decodes
+ * frames and calls in, the stores sit behind ports.
+ *
+ * <h3>Threads</h3>
+ * Calls come on the connection's owner thread and never block it: password hashing runs on the
+ * {@code blocking} executor, store work on the user's lane ({@link UserLanes}).
+ */
+public final class ChatService {
+
+    private static final Logger log = LoggerFactory.getLogger(ChatService.class);
+    /** Names per online-users frame: 1,000 names of up to 32 characters stay far under a frame. */
+    private static final int NAMES_PER_FRAME = 1000;
+
+    /** What became of a login, told on the connection's owner thread. */
+    public interface LoginListener {
+        void loggedIn(Session session);
+
+        void refused(String reason);
+    }
+
+    private final AccountService accounts;
+    private final LocalUsers users;
+    private final UserLanes lanes;
+    private final InboxStore inbox;
+    private final PresenceStore presence;
+    private final Origins origins;
+    private final Router router;
+    private final ScheduledRequests scheduled;
+    private final Limits limits;
+    private final Clock clock;
+    private final Executor blocking;
+    private final Duration heartbeat;
+    private final ChatMetrics metrics;
+    private final AtomicLong lastSessionId = new AtomicLong();
+
+    ChatService(AccountService accounts, LocalUsers users, UserLanes lanes, InboxStore inbox, PresenceStore presence,
+            Origins origins, Router router, ScheduledRequests scheduled, Limits limits, Clock clock, Executor blocking,
+            Duration heartbeat, ChatMetrics metrics) {
+        this.accounts = accounts;
+        this.users = users;
+        this.lanes = lanes;
+        this.inbox = inbox;
+        this.presence = presence;
+        this.origins = origins;
+        this.router = router;
+        this.scheduled = scheduled;
+        this.limits = limits;
+        this.clock = clock;
+        this.blocking = blocking;
+        this.heartbeat = heartbeat;
+        this.metrics = metrics;
+    }
+
+    /** The users and sessions on this node. */
+    public LocalUsers users() {
+        return users;
+    }
+
+    // Login.
+
+    /**
+     * A login request on a connection not logged in. Answers it; on success the listener gets the
+     * session, whose frames the transport then hands to {@link #received}.
+     */
+    public void login(Connection connection, Login login, LoginListener listener) {
+        String user = login.getUserName();
+        Optional<String> badName = UserNames.problem(user);
+        if (badName.isPresent()) {
+            refuse(connection, listener, user, badName.get());
+            return;
+        }
+        if (login.getOrigin() == 0) {
+            refuse(connection, listener, user, "the login carries no origin (expected: a random non-zero number)");
+            return;
+        }
+        blocking.execute(() -> {
+            LoginOutcome outcome;
+            try {
+                outcome = accounts.login(user, login.getPassword());
+            } catch (RuntimeException e) {
+                log.error("Login of {} failed: {}", user, e.toString());
+                connection.owner().execute(() -> refuse(connection, listener, user,
+                        "the server's storage is unavailable; try again"));
+                return;
+            }
+            if (outcome instanceof LoginOutcome.Refused refused) {
+                connection.owner().execute(() -> refuse(connection, listener, user, refused.reason()));
+                return;
+            }
+            boolean created = ((LoginOutcome.Accepted) outcome).created();
+            lanes.of(user).execute(() -> attach(connection, listener, user, login.getOrigin(), created));
+        });
+    }
+
+    /** On the user's lane: loads the origin and the node list, then opens the session on the owner. */
+    private void attach(Connection connection, LoginListener listener, String user, long originId, boolean created) {
+        Origin origin;
+        List<String> nodes;
+        try {
+            origin = origins.get(user, originId);
+            nodes = nodeAddresses();
+        } catch (RuntimeException e) {
+            log.error("Login of {} failed: {}", user, e.toString());
+            connection.owner().execute(() -> refuse(connection, listener, user,
+                    "the server's storage is unavailable; try again"));
+            return;
+        }
+        connection.owner().execute(() -> open(connection, listener, user, origin, created, nodes));
+    }
+
+    private void open(Connection connection, LoginListener listener, String user, Origin origin, boolean created,
+            List<String> nodes) {
+        if (!connection.isOpen()) {
+            return;
+        }
+        Session session = new Session(lastSessionId.incrementAndGet(), user, origin, connection, users, inbox,
+                lanes.of(user), limits, this::sessionClosed);
+        origin.attach(session, System.nanoTime());
+        listener.loggedIn(session);
+        connection.send(Envelopes.loginAccepted(LoginResult.newBuilder()
+                .setAccountCreated(created)
+                .setNodeId(presence.nodeId())
+                .setHeartbeatIntervalMillis(heartbeat.toMillis())
+                .setMaxTextLength(limits.maxTextLength())
+                .setMaxScheduleMillis(scheduled.maxDelay().toMillis())
+                .addAllNodes(nodes)));
+        // Local routing sees the session before the store does, and the store before the inbox is
+        // read: a message sent meanwhile is held here, or found in the inbox, never missed.
+        users.add(session);
+        lanes.of(user).execute(() -> updatePresence(user));
+        session.start();
+        metrics.loggedIn(created);
+        log.info("{} logged in{}", session, created ? ", account created" : "");
+    }
+
+    private void refuse(Connection connection, LoginListener listener, String user, String reason) {
+        metrics.loginRefused();
+        log.warn("Login of '{}' from {} refused: {}", user, connection.remote(), reason);
+        listener.refused(reason);
+        connection.send(Envelopes.loginRefused(reason));
+        connection.close(ErrorReply.Code.NOT_LOGGED_IN, "login refused: " + reason);
+    }
+
+    /** The addresses of the live nodes, this one first. */
+    private List<String> nodeAddresses() {
+        Map<String, String> live = presence.liveNodes();
+        List<String> nodes = new ArrayList<>();
+        String own = live.get(presence.nodeId());
+        if (own != null) {
+            nodes.add(own);
+        }
+        live.forEach((node, address) -> {
+            if (!node.equals(presence.nodeId())) {
+                nodes.add(address);
+            }
+        });
+        return nodes;
+    }
+
+    // Requests of a logged-in session.
+
+    /** A frame from a logged-in session; on its owner thread. */
+    public void received(Session session, Envelope envelope) {
+        long id = envelope.getRequestId();
+        switch (envelope.getKindCase()) {
+            case SEND -> send(session, id, envelope.getSend());
+            case ACK -> {
+                long received = envelope.getAck().getReceived();
+                if (!session.acknowledged(received)) {
+                    session.connection.close(ErrorReply.Code.BAD_REQUEST, "acknowledged " + received
+                            + " messages on this connection (expected: at most the number delivered, and no fewer than before)");
+                    session.closed();
+                }
+            }
+            case PING -> session.connection.send(Envelopes.pong(envelope, clock.millis()));
+            case ONLINE_USERS_REQUEST -> onlineUsers(session, id);
+            case SCHEDULE, EDIT, CANCEL, RELEASE, LIST_SCHEDULED -> scheduled.handle(session, envelope);
+            case LOGIN -> session.connection.send(Envelopes.error(id, ErrorReply.Code.BAD_REQUEST,
+                    "already logged in as " + session.user, false));
+            default -> session.connection.send(Envelopes.error(id, ErrorReply.Code.BAD_REQUEST,
+                    "the server does not accept " + envelope.getKindCase() + " from clients", false));
+        }
+    }
+
+    private void send(Session session, long sequence, Send send) {
+        metrics.received();
+        Origin origin = session.origin;
+        if (sequence <= 0) {
+            session.connection.send(Envelopes.error(sequence, ErrorReply.Code.BAD_REQUEST,
+                    "a message needs a request id above 0 (its sequence number)", false));
+            return;
+        }
+        if (!origin.claim(sequence)) {
+            repeat(session, sequence);
+            return;
+        }
+        Optional<String> problem = ChatRules.recipientProblem(send.getRecipient())
+                .or(() -> ChatRules.textProblem(send.getText(), limits.maxTextLength()));
+        if (problem.isPresent()) {
+            Envelope refusal = Envelopes.error(sequence, ErrorReply.Code.BAD_REQUEST, problem.get(), false);
+            origin.answered(sequence, refusal);
+            session.connection.send(refusal);
+            return;
+        }
+        Chat chat = Chat.newBuilder()
+                .setId(MessageIds.of(origin.origin, sequence))
+                .setSender(session.user)
+                .setRecipient(send.getRecipient())
+                .setText(send.getText())
+                .setSentAtMillis(clock.millis())
+                .build();
+        Tracker tracker = new Tracker(sequence, chat.getId(), chat.getRecipient(), receiptTo(origin, metrics.timer()));
+        origin.pending(tracker);
+        router.route(chat, tracker, session, session.gate, session.connection.owner());
+        if (origin.pendingCount() > limits.pendingPerOrigin()) {
+            // Slow the sender, not the server: read no more of this client until some are resolved.
+            session.connection.readPaused(true);
+        }
+    }
+
+    /** A request number seen before: answered with its first outcome, or left to its receipt still to come. */
+    private void repeat(Session session, long sequence) {
+        Origin origin = session.origin;
+        if (origin.isPending(sequence)) {
+            return; // the receipt goes to the origin's current session, this one, when it comes
+        }
+        Envelope first = origin.answerOf(sequence);
+        Envelope answer;
+        if (first == null) {
+            answer = Envelopes.receipt(sequence, Receipt.Outcome.HANDLED_EARLIER, MessageIds.of(origin.origin, sequence),
+                    0, "", true);
+        } else if (first.hasReceipt()) {
+            answer = first.toBuilder().setReceipt(first.getReceipt().toBuilder().setResend(true)).build();
+        } else {
+            answer = first;
+        }
+        session.connection.send(answer);
+    }
+
+    /** Where a tracked message's outcome goes: a receipt (or refusal) to its origin's current session. */
+    private Tracker.Outcome receiptTo(Origin origin, ChatMetrics.Timing timing) {
+        return (tracker, sessions, stored, failure) -> {
+            Envelope answer = failure != null
+                    ? Envelopes.error(tracker.sequence(), failure.code(), failure.reason(), false)
+                    : Envelopes.receipt(tracker.sequence(), stored ? Receipt.Outcome.STORED : Receipt.Outcome.DELIVERED,
+                            tracker.messageId(), sessions, stored ? tracker.recipient() : "", false);
+            origin.answered(tracker.sequence(), answer);
+            timing.done(stored, failure != null);
+            Session current = origin.current();
+            if (current != null) {
+                current.connection.owner().execute(() -> {
+                    if (current.connection.isOpen()) {
+                        current.connection.send(answer);
+                        if (origin.pendingCount() <= limits.pendingPerOrigin() / 2) {
+                            current.connection.readPaused(false);
+                        }
+                    }
+                });
+            }
+        };
+    }
+
+    private void onlineUsers(Session session, long id) {
+        blocking.execute(() -> {
+            List<String> online;
+            try {
+                online = presence.onlineUsers();
+            } catch (RuntimeException e) {
+                session.connection.owner().execute(() -> session.connection.send(Envelopes.error(id,
+                        ErrorReply.Code.INTERNAL, "the server's storage is unavailable; try again", false)));
+                return;
+            }
+            session.connection.owner().execute(() -> {
+                int total = online.size();
+                if (total == 0) {
+                    session.connection.send(Envelopes.onlineUsersReply(id, List.of(), false, 0));
+                    return;
+                }
+                for (int from = 0; from < total; from += NAMES_PER_FRAME) {
+                    int to = Math.min(total, from + NAMES_PER_FRAME);
+                    session.connection.write(Envelopes.onlineUsersReply(id, online.subList(from, to), to < total, total));
+                }
+                session.connection.flush();
+            });
+        });
+    }
+
+    // Closing.
+
+    /** The session's connection is gone; on its owner thread. */
+    public void closed(Session session) {
+        session.closed();
+    }
+
+    private void sessionClosed(Session session) {
+        session.origin.detach(session, System.nanoTime());
+        lanes.of(session.user).execute(() -> updatePresence(session.user));
+        metrics.loggedOut();
+        log.info("Session {} closed", session);
+    }
+
+    /** On the user's lane: writes how many sessions the user has here now. */
+    private void updatePresence(String user) {
+        try {
+            Integer count = users.sessionCounts().get(user);
+            presence.sessions(user, count == null ? 0 : count);
+        } catch (RuntimeException e) {
+            // The presence key expires by itself, or is renewed by the next heartbeat.
+            log.warn("Could not update the presence of {}: {}", user, e.toString());
+        }
+    }
+
+    /** Called with every session when the node stops: what they have not acknowledged goes to the inbox. */
+    public void closeAll(Consumer<Session> beforeClose) {
+        for (Session session : users.sessions()) {
+            session.connection.owner().execute(() -> {
+                beforeClose.accept(session);
+                session.closed();
+            });
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.cim.server.chat;
+
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.Envelope;
+
+/**
+ * A chat on its way to a session: the envelope, built once for every session it goes to, and the
+ * tracker that counts it toward the sender's receipt ({@code null} for copies that count for
+ * nothing, such as the sender's own other terminals, or messages replayed from the inbox).
+ *
+ * @param envelope the Delivery envelope written to the session
+ * @param tracker  told when the session acknowledged it or it was stored, or null
+ */
+record Delivery(Envelope envelope, Tracker tracker) {
+
+    static Delivery of(Chat chat, Tracker tracker) {
+        return new Delivery(Envelopes.delivery(chat), tracker);
+    }
+
+    /** The same envelope, counting for nothing. */
+    Delivery copy() {
+        return tracker == null ? this : new Delivery(envelope, null);
+    }
+
+    Chat chat() {
+        return envelope.getDelivery().getChat();
+    }
+
+    /** The serialized size of the envelope (protobuf memoizes it). */
+    int bytes() {
+        return envelope.getSerializedSize();
+    }
+}

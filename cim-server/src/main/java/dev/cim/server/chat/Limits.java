@@ -1,0 +1,41 @@
+package dev.cim.server.chat;
+
+import java.time.Duration;
+
+/**
+ * What one session or origin may hold on the server, so that no client can make it hold more.
+ *
+ * @param windowMessages messages written to a session and not yet acknowledged, at most; past it
+ *                       (or past {@code windowBytes}) the session is closed and the rest waits in the
+ *                       inbox
+ * @param windowBytes    bytes of those messages, at most
+ * @param heldMessages   live messages held while a session reads its inbox, past which they are
+ *                       stored behind what it reads
+ * @param pageSize       inbox messages read at once
+ * @param pendingPerOrigin messages of one client routed and not resolved, past which the server
+ *                       stops reading that client until some are
+ * @param relayTimeout   how long a message relayed to another node may wait for that node's answer
+ *                       before it is stored in the recipient's inbox instead
+ * @param maxTextLength  the most characters in a message
+ */
+public record Limits(int windowMessages, long windowBytes, int heldMessages, int pageSize, int pendingPerOrigin,
+        Duration relayTimeout, int maxTextLength) {
+
+    public Limits {
+        positive(windowMessages, "window messages");
+        positive(windowBytes, "window bytes");
+        positive(heldMessages, "held messages");
+        positive(pageSize, "page size");
+        positive(pendingPerOrigin, "pending per origin");
+        positive(maxTextLength, "max text length");
+        if (relayTimeout.isNegative() || relayTimeout.isZero()) {
+            throw new IllegalArgumentException("relay timeout: " + relayTimeout + " (expected: > 0)");
+        }
+    }
+
+    private static void positive(long value, String name) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: >= 1)");
+        }
+    }
+}

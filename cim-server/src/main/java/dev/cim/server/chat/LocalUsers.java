@@ -1,0 +1,79 @@
+package dev.cim.server.chat;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The users logged in on this node and their sessions, looked up without leaving the process:
+ * routing between users of one node never touches the store.
+ */
+public final class LocalUsers {
+
+    private final ConcurrentHashMap<String, UserEntry> users = new ConcurrentHashMap<>();
+
+    /** The entry of {@code user}, or null when they have no session here. */
+    UserEntry get(String user) {
+        return users.get(user);
+    }
+
+    /** Adds {@code session} to its user's entry, making one if needed. */
+    void add(Session session) {
+        while (true) {
+            UserEntry entry = users.computeIfAbsent(session.user, UserEntry::new);
+            if (entry.add(session)) {
+                return;
+            }
+            users.remove(session.user, entry);
+        }
+    }
+
+    /**
+     * Removes {@code session}; nothing is handed to it after this returns.
+     *
+     * @return how many sessions its user has left here
+     */
+    int remove(Session session) {
+        UserEntry entry = users.get(session.user);
+        if (entry == null) {
+            return 0;
+        }
+        int left = entry.remove(session);
+        if (left == 0 && entry.removeIfEmpty()) {
+            users.remove(session.user, entry);
+        }
+        return left;
+    }
+
+    /** Every user entry; a snapshot. */
+    Collection<UserEntry> entries() {
+        return new ArrayList<>(users.values());
+    }
+
+    /** Every session on this node; a snapshot. */
+    public List<Session> sessions() {
+        List<Session> all = new ArrayList<>();
+        users.values().forEach(entry -> all.addAll(entry.sessions()));
+        return all;
+    }
+
+    /** Each user here with their session count; a snapshot. */
+    public Map<String, Integer> sessionCounts() {
+        Map<String, Integer> counts = new HashMap<>();
+        users.forEach((user, entry) -> {
+            int n = entry.size();
+            if (n > 0) {
+                counts.put(user, n);
+            }
+        });
+        return counts;
+    }
+
+    /** How many users have a session here. */
+    public int userCount() {
+        return users.size();
+    }
+}

@@ -1,0 +1,140 @@
+package dev.cim.server.chat;
+
+import dev.cim.common.protocol.ChatRules;
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.NodeMessage;
+import dev.cim.server.store.InboxStore;
+import dev.cim.server.store.NodeBus;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What other nodes send this one, handled on a thread of its own, in the order it came: relayed
+ * messages are delivered to the sessions here (and answered once those acknowledged, or stored),
+ * answers to this node's relays settle them, pokes make sessions read their inbox, news about
+ * scheduled messages goes to the user's sessions here.
+ */
+final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(NodeReceiver.class);
+
+    private final String nodeId;
+    private final LocalUsers users;
+    private final UserLanes lanes;
+    private final InboxStore inbox;
+    private final NodeBus bus;
+    private final Relays relays;
+    private final Consumer<NodeMessage.UserNews> news;
+    private final ExecutorService thread;
+    private final RouteGate gate = new RouteGate();
+
+    NodeReceiver(String nodeId, LocalUsers users, UserLanes lanes, InboxStore inbox, NodeBus bus, Relays relays,
+            Consumer<NodeMessage.UserNews> news) {
+        this.nodeId = nodeId;
+        this.users = users;
+        this.lanes = lanes;
+        this.inbox = inbox;
+        this.bus = bus;
+        this.relays = relays;
+        this.news = news;
+        this.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "cim-node-receiver");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Override
+    public void accept(NodeMessage message) {
+        if (message.getFromNode().equals(nodeId)) {
+            return; // our own broadcast: delivered here already
+        }
+        thread.execute(() -> {
+            try {
+                handle(message);
+            } catch (RuntimeException e) {
+                log.warn("Could not handle a {} from node {}: {}", message.getKindCase(), message.getFromNode(), e.toString());
+            }
+        });
+    }
+
+    private void handle(NodeMessage message) {
+        switch (message.getKindCase()) {
+            case RELAY -> relay(message.getFromNode(), message.getRelay());
+            case RESOLVED -> relays.resolved(message.getFromNode(), message.getResolved());
+            case POKE -> poke(message.getPoke().getUser());
+            case NEWS -> news.accept(message.getNews());
+            default -> log.debug("Ignoring a {} from node {}", message.getKindCase(), message.getFromNode());
+        }
+    }
+
+    private void relay(String from, NodeMessage.Relay relay) {
+        Chat chat = relay.getChat();
+        long relayId = relay.getRelayId();
+        Tracker tracker = new Tracker(0, chat.getId(), chat.getRecipient(), (t, sessions, stored, failure) -> {
+            if (failure == null) { // else no answer: the relaying node stores the message at its deadline
+                bus.send(from, NodeMessage.newBuilder().setFromNode(nodeId)
+                        .setResolved(NodeMessage.Resolved.newBuilder().setRelayId(relayId)
+                                .setSessions(sessions).setStored(stored))
+                        .build());
+            }
+        });
+        Delivery delivery = Delivery.of(chat, tracker);
+        String to = chat.getRecipient();
+        if (ChatRules.EVERYONE.equals(to)) {
+            for (UserEntry entry : users.entries()) {
+                entry.offer(delivery, null, true);
+            }
+            tracker.seal();
+            return;
+        }
+        UserEntry own = users.get(chat.getSender());
+        if (own != null && !chat.getSender().equals(to)) {
+            own.offer(delivery, null, false); // the sender's terminals here
+        }
+        UserEntry entry = gate.mustQueue(to) ? null : users.get(to);
+        if (entry != null && entry.offer(delivery, null, true) > 0) {
+            tracker.seal();
+            return;
+        }
+        // Not here (any more): the relaying node thought so; store it for them, in order.
+        tracker.expect();
+        gate.enter(to);
+        lanes.of(to).execute(() -> {
+            try {
+                UserEntry now = users.get(to);
+                if (now != null && now.offer(delivery, null, true) > 0) {
+                    tracker.nobody();
+                } else {
+                    inbox.store(to, List.of(chat));
+                    tracker.stored();
+                }
+            } catch (RuntimeException e) {
+                log.error("Could not store relayed message {} for {}: {}", chat.getId(), to, e.toString());
+                tracker.failed(new Tracker.Failure(dev.cim.common.protocol.proto.ErrorReply.Code.INTERNAL,
+                        "storage unavailable"));
+            } finally {
+                thread.execute(() -> gate.leave(to));
+            }
+        });
+        tracker.seal();
+    }
+
+    private void poke(String user) {
+        UserEntry entry = users.get(user);
+        if (entry != null) {
+            for (Session session : entry.sessions()) {
+                session.connection.owner().execute(session::poke);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+    }
+}

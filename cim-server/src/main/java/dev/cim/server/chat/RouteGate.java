@@ -1,0 +1,45 @@
+package dev.cim.server.chat;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Keeps one source's messages to one recipient in order when some of them take the slow way. A
+ * message whose recipient has no session here goes to the recipient's lane (to be stored, or relayed
+ * to the node that has them); if the recipient logs in here meanwhile, the source's next message
+ * would find the session at once and overtake it. So while a source has messages on a recipient's
+ * lane, its later messages to that recipient take the lane too, and the lane hands them to the
+ * session in turn.
+ *
+ * <p>One per source (a sender's session, the node bus, the scheduled-message firer), confined to
+ * the source's thread: {@link #enter} and {@link #mustQueue} on it, {@link #leave} handed back to it.
+ */
+final class RouteGate {
+
+    private final Map<String, Integer> queued = new HashMap<>();
+
+    /** True when messages of this source to {@code recipient} are on its lane: later ones must follow. */
+    boolean mustQueue(String recipient) {
+        return !queued.isEmpty() && queued.containsKey(recipient);
+    }
+
+    /** True when any recipient has messages of this source on its lane. */
+    boolean anyQueued() {
+        return !queued.isEmpty();
+    }
+
+    /** Recipients with messages of this source on their lane. */
+    Iterable<String> queuedRecipients() {
+        return Map.copyOf(queued).keySet();
+    }
+
+    /** A message of this source goes to {@code recipient}'s lane. */
+    void enter(String recipient) {
+        queued.merge(recipient, 1, Integer::sum);
+    }
+
+    /** A message of this source to {@code recipient} left its lane. */
+    void leave(String recipient) {
+        queued.computeIfPresent(recipient, (r, n) -> n == 1 ? null : n - 1);
+    }
+}

@@ -1,0 +1,215 @@
+package dev.cim.server.chat;
+
+import dev.cim.common.protocol.ChatRules;
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.server.store.InboxStore;
+import dev.cim.server.store.PresenceStore;
+import java.util.List;
+import java.util.Set;
+import java.util.function.IntSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes each accepted message to everyone it is for, counting every part toward its receipt.
+ *
+ * <ul>
+ *   <li>A message to {@value ChatRules#EVERYONE} goes to every session online, here and on the other
+ *       nodes, but the one that sent it.</li>
+ *   <li>A private message goes to every session of the recipient, here and on other nodes, and to
+ *       the sender's other sessions here (so that each terminal shows the whole conversation; those
+ *       copies count for nothing).</li>
+ *   <li>A private message to a user with no session here goes to the recipient's lane, which in one
+ *       atomic step of the store either finds them online elsewhere (it is relayed there) or stores
+ *       it in their inbox (or finds that no such user exists, or that the inbox is full).</li>
+ * </ul>
+ * The common case, a recipient on this node and no other node alive, needs nothing but memory: no
+ * store, no thread hop beyond the recipient's I/O thread.
+ *
+ * <h3>Order</h3>
+ * One source's messages to one recipient arrive in the order sent: they are handed over in that
+ * order, to the recipient's sessions under its entry lock or to its lane, and a {@link RouteGate}
+ * keeps a later message from overtaking one still on the lane.
+ */
+final class Router {
+
+    private static final Logger log = LoggerFactory.getLogger(Router.class);
+
+    private final LocalUsers users;
+    private final UserLanes lanes;
+    private final InboxStore inbox;
+    private final PresenceStore presence;
+    private final Relays relays;
+    private final IntSupplier peers;
+
+    /**
+     * @param peers how many other nodes are alive (from the presence heartbeat, so a lone node pays
+     *              nothing for the chance of others)
+     */
+    Router(LocalUsers users, UserLanes lanes, InboxStore inbox, PresenceStore presence, Relays relays,
+            IntSupplier peers) {
+        this.users = users;
+        this.lanes = lanes;
+        this.inbox = inbox;
+        this.presence = presence;
+        this.relays = relays;
+        this.peers = peers;
+    }
+
+    /**
+     * Routes {@code chat}; {@code tracker} hears about each part and is sealed here.
+     *
+     * @param from   the session that sent it (excluded from delivery), or null
+     * @param gate   the source's gate, confined to {@code source}
+     * @param source the source's thread, where the gate is handed back
+     */
+    void route(Chat chat, Tracker tracker, Session from, RouteGate gate, java.util.concurrent.Executor source) {
+        Delivery delivery = Delivery.of(chat, tracker);
+        String to = chat.getRecipient();
+        if (ChatRules.EVERYONE.equals(to)) {
+            broadcast(delivery, from, gate, source);
+            tracker.seal();
+            return;
+        }
+        String sender = chat.getSender();
+        if (from != null && !to.equals(sender)) {
+            UserEntry own = users.get(sender);
+            if (own != null) {
+                own.offer(delivery, from, false);
+            }
+        }
+        if (gate.mustQueue(to)) {
+            viaLane(delivery, from, gate, source);
+            tracker.seal();
+            return;
+        }
+        UserEntry entry = users.get(to);
+        int here = entry == null ? -1 : entry.offer(delivery, from, true);
+        if (to.equals(sender) || (here > 0 && peers.getAsInt() == 0)) {
+            tracker.seal(); // to oneself: their other terminals only
+            return;
+        }
+        if (here > 0) {
+            // Here, and maybe on other nodes too: ask the store off this thread.
+            tracker.expect();
+            lanes.of(to).execute(() -> {
+                try {
+                    relayElsewhere(delivery);
+                } catch (RuntimeException e) {
+                    log.warn("Could not look up the other nodes of {}: {}", to, e.toString());
+                } finally {
+                    tracker.nobody();
+                }
+            });
+            tracker.seal();
+            return;
+        }
+        viaLane(delivery, from, gate, source);
+        tracker.seal();
+    }
+
+    private void viaLane(Delivery delivery, Session from, RouteGate gate, java.util.concurrent.Executor source) {
+        String to = delivery.chat().getRecipient();
+        delivery.tracker().expect();
+        gate.enter(to);
+        lanes.of(to).execute(() -> {
+            try {
+                offline(delivery, from);
+            } finally {
+                source.execute(() -> gate.leave(to));
+            }
+        });
+    }
+
+    /** On the recipient's lane: they had no session here when the message was routed. */
+    private void offline(Delivery delivery, Session from) {
+        Tracker tracker = delivery.tracker();
+        String to = delivery.chat().getRecipient();
+        try {
+            UserEntry entry = users.get(to);
+            if (entry != null && entry.offer(delivery, from, true) > 0) {
+                if (peers.getAsInt() > 0) {
+                    relayElsewhere(delivery);
+                }
+                tracker.nobody(); // this part: the sessions that took it have parts of their own
+                return;
+            }
+            InboxStore.Offer offer = inbox.storeIfOffline(to, delivery.chat());
+            if (offer instanceof InboxStore.Offer.Stored) {
+                tracker.stored();
+            } else if (offer instanceof InboxStore.Offer.Online online) {
+                for (String node : online.nodes()) {
+                    if (node.equals(presence.nodeId())) {
+                        // Logged in here since the lookup above: their session reads the inbox, so store it.
+                        inbox.store(to, List.of(delivery.chat()));
+                        pokeHere(to);
+                        tracker.expect();
+                        tracker.stored();
+                    } else {
+                        relays.send(node, delivery.chat(), tracker);
+                    }
+                }
+                tracker.nobody();
+            } else if (offer instanceof InboxStore.Offer.Full full) {
+                tracker.failed(new Tracker.Failure(ErrorReply.Code.INBOX_FULL, full.reason()));
+            } else {
+                tracker.failed(new Tracker.Failure(ErrorReply.Code.UNKNOWN_USER,
+                        "no user named " + to + ": message not sent"));
+            }
+        } catch (RuntimeException e) {
+            log.error("Could not route message {} to {}: {}", delivery.chat().getId(), to, e.toString());
+            tracker.failed(new Tracker.Failure(ErrorReply.Code.INTERNAL,
+                    "message not sent: the server's storage is unavailable; send it again"));
+        }
+    }
+
+    /** On the recipient's lane: relays to the other nodes where the recipient is online. */
+    private void relayElsewhere(Delivery delivery) {
+        String to = delivery.chat().getRecipient();
+        Set<String> nodes = presence.nodesOf(to);
+        for (String node : nodes) {
+            if (!node.equals(presence.nodeId())) {
+                relays.send(node, delivery.chat(), delivery.tracker());
+            }
+        }
+    }
+
+    private void broadcast(Delivery delivery, Session from, RouteGate gate, java.util.concurrent.Executor source) {
+        for (UserEntry entry : users.entries()) {
+            if (gate.mustQueue(entry.user)) {
+                // This source has private messages to this user on their lane: follow them there.
+                Tracker tracker = delivery.tracker();
+                tracker.expect();
+                gate.enter(entry.user);
+                lanes.of(entry.user).execute(() -> {
+                    try {
+                        UserEntry now = users.get(entry.user);
+                        if (now != null) {
+                            now.offer(delivery, from, true);
+                        }
+                    } finally {
+                        tracker.nobody();
+                        source.execute(() -> gate.leave(entry.user));
+                    }
+                });
+            } else {
+                entry.offer(delivery, from, true);
+            }
+        }
+        int others = peers.getAsInt();
+        if (others > 0) {
+            relays.broadcast(delivery.chat(), delivery.tracker(), others);
+        }
+    }
+
+    /** Tells this node's sessions of {@code user} that their inbox has something for them. */
+    void pokeHere(String user) {
+        UserEntry entry = users.get(user);
+        if (entry != null) {
+            for (Session session : entry.sessions()) {
+                session.connection.owner().execute(session::poke);
+            }
+        }
+    }
+}

@@ -1,0 +1,497 @@
+package dev.cim.server.chat;
+
+import dev.cim.common.protocol.ChatRules;
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.MessageIds;
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.Edit;
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.NodeMessage;
+import dev.cim.common.protocol.proto.Schedule;
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.ScheduledChange;
+import dev.cim.common.wheel.DelayScheduler;
+import dev.cim.common.wheel.Job;
+import dev.cim.common.wheel.ScheduledJob;
+import dev.cim.server.store.NodeBus;
+import dev.cim.server.store.PresenceStore;
+import dev.cim.server.store.ScheduledStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Scheduled messages, held by the server: registered durably when a client schedules one, listed,
+ * edited and cancelled from any terminal of the user (every other terminal is told), and sent once
+ * at their time, by the sender's client or by the server.
+ *
+ * <h3>Who sends it</h3>
+ * The sender's client holds a job for each of its user's messages due within its near window and
+ * asks the server to release the message when the job fires. The server holds one too, on its own
+ * {@link DelayScheduler}, for each message due within its window ({@code window}; the rest waits in
+ * the store and is loaded as its window comes, by a scan every {@code scanInterval}, at start-up
+ * too). When the server's job fires and the sender has a session somewhere, it gives the sender's
+ * client {@code releaseGrace} to do it first. Whoever comes first claims the message in the store,
+ * in one atomic step; the other finds it gone. With several nodes, each holds the near-term
+ * messages and the claim picks one. A node that claims a message and dies before it is sent leaves
+ * a claim whose lease runs out; the next scan makes it claimable again, and it is sent (the
+ * recipient's client drops it if it had shown it already).
+ *
+ * <h3>Memory</h3>
+ * Only messages due within the window are on the wheel, so the heap does not grow with how far
+ * ahead messages are scheduled.
+ */
+final class Scheduling implements ScheduledRequests, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Scheduling.class);
+    /** Scheduled messages per listing frame: 200 of up to 4,000 characters stay under 1 MB. */
+    private static final int PER_FRAME = 100;
+    private static final int SCAN_LIMIT = 100_000;
+
+    /**
+     * @param maxDelay     the longest delay accepted
+     * @param maxPerUser   the most scheduled messages one user may have
+     * @param window       how far ahead the server holds jobs
+     * @param scanInterval how often the store is read for messages coming into the window
+     * @param releaseGrace how long the server waits for an online sender's client to release a message
+     * @param lease        how long a claim lasts before another node may send the message
+     */
+    record Settings(Duration maxDelay, int maxPerUser, Duration window, Duration scanInterval, Duration releaseGrace,
+            Duration lease) {
+    }
+
+    private final ScheduledStore store;
+    private final UserLanes lanes;
+    private final Router router;
+    private final LocalUsers users;
+    private final PresenceStore presence;
+    private final NodeBus bus;
+    private final DelayScheduler wheel;
+    private final Clock clock;
+    private final Settings settings;
+    private final int maxTextLength;
+    private final IntSupplier peers;
+    private final ConcurrentHashMap<String, ScheduledJob> held = new ConcurrentHashMap<>();
+    private final Set<String> graced = ConcurrentHashMap.newKeySet();
+    private final ExecutorService firer;
+    private final RouteGate gate = new RouteGate();
+    private final Timer senderLateness;
+    private final Timer serverLateness;
+    private ScheduledExecutorService scanner;
+    private volatile long storedCount;
+
+    Scheduling(ScheduledStore store, UserLanes lanes, Router router, LocalUsers users, PresenceStore presence, NodeBus bus,
+            DelayScheduler wheel, Clock clock, Settings settings, int maxTextLength, IntSupplier peers,
+            MeterRegistry meters) {
+        this.store = store;
+        this.lanes = lanes;
+        this.router = router;
+        this.users = users;
+        this.presence = presence;
+        this.bus = bus;
+        this.wheel = wheel;
+        this.clock = clock;
+        this.settings = settings;
+        this.maxTextLength = maxTextLength;
+        this.peers = peers;
+        this.firer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "cim-scheduled-firer");
+            t.setDaemon(true);
+            return t;
+        });
+        this.senderLateness = lateness(meters, "sender");
+        this.serverLateness = lateness(meters, "server");
+        Gauge.builder("cim.scheduled.held", held, ConcurrentHashMap::size)
+                .description("scheduled messages on this node's delay wheel (due within the window)").register(meters);
+        Gauge.builder("cim.scheduled.stored", this, s -> s.storedCount)
+                .description("scheduled messages held in the store, all users (as of the last scan)").register(meters);
+    }
+
+    private static Timer lateness(MeterRegistry meters, String firedBy) {
+        return Timer.builder("cim.scheduled.lateness")
+                .description("how long after its due time a scheduled message was sent")
+                .tag("fired_by", firedBy)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(meters);
+    }
+
+    @Override
+    public Duration maxDelay() {
+        return settings.maxDelay();
+    }
+
+    /** Loads what is due within the window, and keeps doing so every scan interval. */
+    synchronized void start() {
+        if (scanner != null) {
+            return;
+        }
+        scanner = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "cim-scheduled-scan");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = settings.scanInterval().toMillis();
+        scanner.scheduleWithFixedDelay(this::scan, 0, every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (scanner != null) {
+            scanner.shutdownNow();
+            scanner = null;
+        }
+        held.values().forEach(ScheduledJob::cancel);
+        held.clear();
+        firer.shutdown();
+    }
+
+    /** One scan: frees expired claims, and holds every message due within the window. */
+    void scan() {
+        long now = clock.millis();
+        long until = now + settings.window().toMillis();
+        long count = 0;
+        try {
+            for (int bucket = 0; bucket < store.buckets(); bucket++) {
+                int freed = store.releaseExpiredClaims(bucket, now);
+                if (freed > 0) {
+                    log.warn("{} scheduled messages claimed by a node that did not send them are claimable again", freed);
+                }
+                for (ScheduledStore.Entry entry : store.due(bucket, until, SCAN_LIMIT)) {
+                    hold(entry.user(), entry.message());
+                }
+            }
+            count = store.count();
+        } catch (RuntimeException e) {
+            log.warn("Could not scan the scheduled messages: {}", rootMessage(e));
+            return;
+        }
+        storedCount = count;
+    }
+
+    // Requests.
+
+    @Override
+    public void handle(Session session, Envelope request) {
+        long id = request.getRequestId();
+        switch (request.getKindCase()) {
+            case SCHEDULE -> schedule(session, id, request.getSchedule());
+            case EDIT -> edit(session, id, request.getEdit());
+            case CANCEL -> onLane(session, id, () -> {
+                Optional<Scheduled> cancelled = store.cancel(session.user, request.getCancel().getId());
+                if (cancelled.isEmpty()) {
+                    answer(session, notFound(id, request.getCancel().getId()));
+                    return;
+                }
+                unhold(session.user, cancelled.get().getId());
+                changed(session, id, ScheduledChange.Kind.CANCELLED, cancelled.get());
+            });
+            case LIST_SCHEDULED -> onLane(session, id, () -> list(session, id, request.getListScheduled().getDueBeforeMillis()));
+            case RELEASE -> onLane(session, id, () -> release(session, id, request.getRelease().getId()));
+            default -> throw new IllegalArgumentException("not a scheduled-message request: " + request.getKindCase());
+        }
+    }
+
+    private void schedule(Session session, long id, Schedule schedule) {
+        if (id <= 0) {
+            answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST,
+                    "a schedule request needs a request id above 0 (its sequence number)", false));
+            return;
+        }
+        Optional<String> problem = ChatRules.recipientProblem(schedule.getRecipient())
+                .or(() -> ChatRules.textProblem(schedule.getText(), maxTextLength))
+                .or(() -> dueProblem(schedule.getDueAtMillis()));
+        if (problem.isPresent()) {
+            answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not scheduled: " + problem.get(), false));
+            return;
+        }
+        long now = clock.millis();
+        Scheduled draft = Scheduled.newBuilder()
+                .setId(MessageIds.of(session.origin.origin, id))
+                .setRecipient(schedule.getRecipient())
+                .setText(schedule.getText())
+                .setDueAtMillis(schedule.getDueAtMillis())
+                .setRequestedMillis(Math.max(0, schedule.getRequestedMillis()))
+                .setCreatedAtMillis(now)
+                .build();
+        onLane(session, id, () -> {
+            ScheduledStore.Registration registration = store.register(session.user, draft, settings.maxPerUser());
+            if (registration instanceof ScheduledStore.Registration.TooMany tooMany) {
+                answer(session, Envelopes.error(id, ErrorReply.Code.TOO_MANY_SCHEDULED, "not scheduled: you have "
+                        + tooMany.limit() + " scheduled messages, the most the server keeps for one user "
+                        + "(cim.server.delays.max-per-user); cancel some first", false));
+                return;
+            }
+            Scheduled message = registration instanceof ScheduledStore.Registration.Created created
+                    ? created.message() : ((ScheduledStore.Registration.Existing) registration).message();
+            hold(session.user, message);
+            if (registration instanceof ScheduledStore.Registration.Created) {
+                changed(session, id, ScheduledChange.Kind.SCHEDULED, message);
+            } else {
+                answer(session, Envelopes.scheduledChange(id, ScheduledChange.Kind.SCHEDULED, message));
+            }
+        });
+    }
+
+    private void edit(Session session, long id, Edit edit) {
+        Optional<String> problem = edit.getText().isEmpty() ? Optional.empty()
+                : ChatRules.textProblem(edit.getText(), maxTextLength);
+        if (problem.isEmpty() && edit.getDueAtMillis() != 0) {
+            problem = dueProblem(edit.getDueAtMillis()).or(() -> edit.getDueAtMillis() < clock.millis()
+                    ? Optional.of("that time has passed") : Optional.empty());
+        }
+        if (problem.isPresent()) {
+            answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not changed: " + problem.get(), false));
+            return;
+        }
+        onLane(session, id, () -> {
+            Optional<Scheduled> edited = store.edit(session.user, edit.getId(), edit.getText(), edit.getDueAtMillis(),
+                    edit.getRequestedMillis());
+            if (edited.isEmpty()) {
+                answer(session, notFound(id, edit.getId()));
+                return;
+            }
+            hold(session.user, edited.get());
+            changed(session, id, ScheduledChange.Kind.EDITED, edited.get());
+        });
+    }
+
+    private Optional<String> dueProblem(long dueAtMillis) {
+        long latest = clock.millis() + settings.maxDelay().toMillis();
+        if (dueAtMillis > latest) {
+            return Optional.of("the due time is more than " + settings.maxDelay().toDays()
+                    + " days ahead, the most the server accepts (cim.server.delays.max-delay)");
+        }
+        return Optional.empty();
+    }
+
+    private void list(Session session, long id, long dueBefore) {
+        List<Scheduled> all = store.list(session.user);
+        List<Scheduled> chosen = dueBefore == 0 ? all
+                : all.stream().filter(m -> m.getDueAtMillis() < dueBefore).toList();
+        int total = chosen.size();
+        List<Envelope> frames = new ArrayList<>();
+        if (total == 0) {
+            frames.add(Envelopes.scheduledList(id, List.of(), false, 0));
+        }
+        for (int from = 0; from < total; from += PER_FRAME) {
+            int to = Math.min(total, from + PER_FRAME);
+            frames.add(Envelopes.scheduledList(id, chosen.subList(from, to), to < total, total));
+        }
+        session.connection.owner().execute(() -> {
+            if (session.connection.isOpen()) {
+                frames.forEach(session.connection::write);
+                session.connection.flush();
+            }
+        });
+    }
+
+    private void release(Session session, long id, String messageId) {
+        long now = clock.millis();
+        ScheduledStore.Claim claim = store.claim(session.user, messageId, now, now + settings.lease().toMillis());
+        if (claim instanceof ScheduledStore.Claim.Claimed claimed) {
+            unhold(session.user, messageId);
+            fire(session.user, claimed.message(), false, session, id);
+        } else if (claim instanceof ScheduledStore.Claim.NotDue notDue) {
+            hold(session.user, notDue.message()); // the server sends it at its time
+            answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "scheduled message " + messageId
+                    + " is not due yet by the server's clock; it will be sent at its time", false));
+        } else {
+            answer(session, notFound(id, messageId));
+        }
+    }
+
+    // The server's jobs.
+
+    /** Holds a job for {@code message} of {@code user} if it is due within the window; a job held before is replaced. */
+    private void hold(String user, Scheduled message) {
+        String key = user + '/' + message.getId();
+        long delay = message.getDueAtMillis() - clock.millis();
+        if (delay > settings.window().toMillis()) {
+            unhold(user, message.getId());
+            return;
+        }
+        ScheduledJob job = wheel.schedule(Job.of("send scheduled message " + message.getId() + " of " + user,
+                () -> due(user, message.getId())), Duration.ofMillis(Math.max(1, delay)));
+        ScheduledJob previous = held.put(key, job);
+        if (previous != null) {
+            previous.cancel();
+        }
+    }
+
+    private void unhold(String user, String id) {
+        String key = user + '/' + id;
+        graced.remove(key);
+        ScheduledJob job = held.remove(key);
+        if (job != null) {
+            job.cancel();
+        }
+    }
+
+    /** The server's job for a message fired: send it, unless its sender's client is there to do so. */
+    private void due(String user, String id) {
+        String key = user + '/' + id;
+        held.remove(key);
+        lanes.of(user).execute(() -> {
+            try {
+                if (!graced.contains(key) && senderOnline(user)) {
+                    graced.add(key);
+                    ScheduledJob retry = wheel.schedule(Job.of("send scheduled message " + id + " of " + user
+                            + " after the grace", () -> due(user, id)), settings.releaseGrace());
+                    held.put(key, retry);
+                    return;
+                }
+                graced.remove(key);
+                long now = clock.millis();
+                ScheduledStore.Claim claim = store.claim(user, id, now, now + settings.lease().toMillis());
+                if (claim instanceof ScheduledStore.Claim.Claimed claimed) {
+                    fire(user, claimed.message(), true, null, 0);
+                } else if (claim instanceof ScheduledStore.Claim.NotDue notDue) {
+                    hold(user, notDue.message());
+                }
+            } catch (RuntimeException e) {
+                log.warn("Could not send scheduled message {} of {}; the next scan retries: {}", id, user, e.toString());
+            }
+        });
+    }
+
+    private boolean senderOnline(String user) {
+        UserEntry entry = users.get(user);
+        if (entry != null && entry.size() > 0) {
+            return true;
+        }
+        return peers.getAsInt() > 0 && !presence.nodesOf(user).isEmpty();
+    }
+
+    /** Sends a claimed message, then forgets it and tells the user's terminals. */
+    private void fire(String user, Scheduled message, boolean byServer, Session releasedBy, long requestId) {
+        long now = clock.millis();
+        Chat chat = Chat.newBuilder()
+                .setId(message.getId())
+                .setSender(user)
+                .setRecipient(message.getRecipient())
+                .setText(message.getText())
+                .setSentAtMillis(now)
+                .setDelay(Chat.Delay.newBuilder()
+                        .setRequestedMillis(message.getRequestedMillis())
+                        .setDueAtMillis(message.getDueAtMillis())
+                        .setFiredByServer(byServer))
+                .build();
+        (byServer ? serverLateness : senderLateness).record(Math.max(0, now - message.getDueAtMillis()), TimeUnit.MILLISECONDS);
+        Tracker tracker = new Tracker(0, message.getId(), message.getRecipient(), (t, sessions, stored, failure) ->
+                lanes.of(user).execute(() -> sent(user, message, failure, releasedBy, requestId)));
+        firer.execute(() -> router.route(chat, tracker, null, gate, firer));
+    }
+
+    private void sent(String user, Scheduled message, Tracker.Failure failure, Session releasedBy, long requestId) {
+        try {
+            store.done(user, message.getId());
+        } catch (RuntimeException e) {
+            log.warn("Could not forget sent scheduled message {} of {}: {}", message.getId(), user, e.toString());
+        }
+        if (failure != null) {
+            log.warn("Scheduled message {} of {} could not be sent: {}", message.getId(), user, failure.reason());
+            Envelope notice = Envelopes.error(0, failure.code(), "scheduled message #" + message.getNumber() + " to "
+                    + message.getRecipient() + " could not be sent: " + failure.reason(), false);
+            tellHere(user, null, notice);
+        }
+        Envelope change = Envelopes.scheduledChange(0, ScheduledChange.Kind.SENT, message);
+        if (releasedBy != null) {
+            answer(releasedBy, Envelopes.scheduledChange(requestId, ScheduledChange.Kind.SENT, message));
+        }
+        tellHere(user, releasedBy, change);
+        tellOtherNodes(user, ScheduledChange.newBuilder().setKind(ScheduledChange.Kind.SENT).setMessage(message).build());
+    }
+
+    // Telling the user's terminals.
+
+    /** Answers {@code session}'s request and tells the user's other terminals, here and on other nodes. */
+    private void changed(Session session, long requestId, ScheduledChange.Kind kind, Scheduled message) {
+        answer(session, Envelopes.scheduledChange(requestId, kind, message));
+        tellHere(session.user, session, Envelopes.scheduledChange(0, kind, message));
+        tellOtherNodes(session.user, ScheduledChange.newBuilder().setKind(kind).setMessage(message).build());
+    }
+
+    /** News from another node, for this node's sessions of the user. */
+    void news(NodeMessage.UserNews news) {
+        tellHere(news.getUser(), null, Envelopes.builder(0).setScheduledChange(news.getChange()).build());
+    }
+
+    private void tellHere(String user, Session except, Envelope envelope) {
+        UserEntry entry = users.get(user);
+        if (entry == null) {
+            return;
+        }
+        for (Session other : entry.sessions()) {
+            if (other != except) {
+                answer(other, envelope);
+            }
+        }
+    }
+
+    private void tellOtherNodes(String user, ScheduledChange change) {
+        if (peers.getAsInt() == 0) {
+            return;
+        }
+        try {
+            for (String node : presence.nodesOf(user)) {
+                if (!node.equals(presence.nodeId())) {
+                    bus.send(node, NodeMessage.newBuilder().setFromNode(presence.nodeId())
+                            .setNews(NodeMessage.UserNews.newBuilder().setUser(user).setChange(change)).build());
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("Could not tell the other terminals of {} about a scheduled message: {}", user, e.toString());
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return e + (root != e ? " (" + root + ")" : "");
+    }
+
+    private static Envelope notFound(long id, String messageId) {
+        return Envelopes.error(id, ErrorReply.Code.NOT_FOUND, "no scheduled message " + messageId
+                + " (sent or cancelled already, or never scheduled)", false);
+    }
+
+    private void answer(Session session, Envelope envelope) {
+        session.connection.owner().execute(() -> {
+            if (session.connection.isOpen()) {
+                session.connection.send(envelope);
+            }
+        });
+    }
+
+    /** Runs store work for {@code session}'s user on their lane; a failure answers request {@code id}. */
+    private void onLane(Session session, long id, Runnable work) {
+        lanes.of(session.user).execute(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                log.error("A scheduled-message request of {} failed: {}", session, e.toString());
+                answer(session, Envelopes.error(id, ErrorReply.Code.INTERNAL,
+                        "the server's storage is unavailable; try again", false));
+            }
+        });
+    }
+}

@@ -1,0 +1,385 @@
+package dev.cim.server.chat;
+
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.server.store.InboxStore;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One logged-in connection of a user, and the delivery of their messages on it.
+ *
+ * <h3>Delivery</h3>
+ * Messages reach a session through a queue any thread may add to ({@link #enqueue}, under its user's
+ * {@link UserEntry} lock); one task on the connection's owner thread drains everything queued since
+ * its last run, so a burst of messages costs one hand-off, not one each. Each message written
+ * becomes an entry of the session's <em>window</em>; the client acknowledges how many it has
+ * received ({@link #acknowledged}), and acknowledged entries leave the window and count toward their
+ * senders' receipts. When the session closes, whatever is still in the window (and whatever was
+ * queued for it) goes to the user's inbox, in order, before anything newer can: so nothing a session
+ * took is lost, and what it had not acknowledged comes again at the next login.
+ *
+ * <h3>States</h3>
+ * <pre>
+ *   CATCHING_UP --inbox read to its end--&gt; LIVE --closed--&gt; CLOSING --stored--&gt; CLOSED
+ *        ^                                   |
+ *        +--------- poked: stored for us ----+
+ * </pre>
+ * A session starts by reading its user's inbox in pages, as its window makes room (a large inbox
+ * never sits in memory at once). Meanwhile, live messages are held, and past a limit stored after
+ * what it is reading; once a page comes back short with nothing stored since it was asked for, the
+ * held messages are written and the session is live. A client that stops reading lets its window
+ * fill; past the window's limits the session is closed with a reason (its messages wait in the
+ * inbox), so that a recipient can never make the server hold more for it than the limits.
+ *
+ * <p>Everything here runs on {@link Connection#owner()} except {@link #enqueue}; inbox work runs
+ * on the user's lane.
+ */
+public final class Session {
+
+    private static final Logger log = LoggerFactory.getLogger(Session.class);
+
+    enum State { CATCHING_UP, LIVE, CLOSING, CLOSED }
+
+    /** A message written and not yet acknowledged; {@code inboxId} is set when it came from the inbox. */
+    private record Sent(Delivery delivery, InboxStore.Entry inboxEntry) {
+    }
+
+    final long id;
+    final String user;
+    final Origin origin;
+    final Connection connection;
+    private final LocalUsers users;
+    private final InboxStore inbox;
+    private final Executor lane;
+    private final Limits limits;
+    private final Consumer<Session> onClosed;
+    private final Queue<Delivery> incoming = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Runnable drainTask = this::drain;
+    /** Keeps this session's messages to one recipient in order; confined to the owner thread. */
+    final RouteGate gate = new RouteGate();
+
+    // Owner-confined.
+    private State state = State.CATCHING_UP;
+    private final ArrayDeque<Sent> window = new ArrayDeque<>();
+    private long windowBytes;
+    private long written;
+    private long acknowledged;
+    private final ArrayDeque<Delivery> held = new ArrayDeque<>();
+    private String cursor = "0";
+    private boolean pageAsked;
+    private boolean pageWanted;
+    private long flushes;
+    private long flushesWhenAsked;
+    private boolean goneLive;
+
+    /**
+     * @param users    the registry the session joins once its login is done, and leaves when it closes
+     * @param lane     the user's lane ({@link UserLanes#of})
+     * @param onClosed told on the owner thread once everything the session held is stored
+     */
+    Session(long id, String user, Origin origin, Connection connection, LocalUsers users, InboxStore inbox,
+            Executor lane, Limits limits, Consumer<Session> onClosed) {
+        this.id = id;
+        this.user = user;
+        this.origin = origin;
+        this.connection = connection;
+        this.users = users;
+        this.inbox = inbox;
+        this.lane = lane;
+        this.limits = limits;
+        this.onClosed = onClosed;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    State state() {
+        return state;
+    }
+
+    /** Messages written and not yet acknowledged. */
+    int unacknowledged() {
+        return window.size();
+    }
+
+    /** True once the session has read its inbox to the end at least once since login. */
+    boolean hasGoneLive() {
+        return goneLive;
+    }
+
+    // Any thread.
+
+    /** Hands {@code delivery} to this session; called under its user's entry lock. */
+    void enqueue(Delivery delivery) {
+        incoming.add(delivery);
+        if (drainScheduled.compareAndSet(false, true)) {
+            connection.owner().execute(drainTask);
+        }
+    }
+
+    // Owner thread.
+
+    private void drain() {
+        drainScheduled.set(false);
+        if (state == State.CLOSING || state == State.CLOSED) {
+            // closed() took what was queued when the session left its entry; nothing should come
+            // after, but should anything, it goes where the rest went rather than nowhere.
+            List<Delivery> late = new ArrayList<>();
+            for (Delivery delivery; (delivery = incoming.poll()) != null; ) {
+                late.add(delivery);
+            }
+            if (!late.isEmpty()) {
+                store(late, () -> { });
+            }
+            return;
+        }
+        boolean wrote = false;
+        for (Delivery delivery; (delivery = incoming.poll()) != null; ) {
+            wrote |= accept(delivery);
+            if (state == State.CLOSING) {
+                return; // the window overflowed: the rest goes to the inbox with it
+            }
+        }
+        if (wrote) {
+            connection.flush();
+        }
+    }
+
+    /** @return true when something was written */
+    private boolean accept(Delivery delivery) {
+        if (state == State.LIVE) {
+            write(delivery, null);
+            return true;
+        }
+        held.add(delivery);
+        if (held.size() > limits.heldMessages()) {
+            storeHeld();
+        }
+        return false;
+    }
+
+    private void write(Delivery delivery, InboxStore.Entry entry) {
+        window.add(new Sent(delivery, entry));
+        windowBytes += delivery.bytes();
+        written++;
+        connection.write(delivery.envelope());
+        if (window.size() > limits.windowMessages() || windowBytes > limits.windowBytes()) {
+            overflow();
+        }
+    }
+
+    /** Login done and the session in the registry (live messages are held from now on): reads the inbox. */
+    void start() {
+        catchUp();
+    }
+
+    /** Something was stored in this user's inbox while they were online here: read it. */
+    void poke() {
+        if (state == State.LIVE) {
+            state = State.CATCHING_UP;
+            catchUp();
+        } else if (state == State.CATCHING_UP) {
+            pageWanted = true;
+            catchUp();
+        }
+    }
+
+    private void catchUp() {
+        if (state != State.CATCHING_UP || pageAsked) {
+            return;
+        }
+        int room = limits.windowMessages() / 2 - window.size();
+        if (room <= 0) {
+            pageWanted = true; // asked again when acknowledgements make room
+            return;
+        }
+        int count = Math.min(limits.pageSize(), room);
+        pageAsked = true;
+        pageWanted = false;
+        flushesWhenAsked = flushes;
+        String after = cursor;
+        lane.execute(() -> {
+            List<InboxStore.Entry> page;
+            try {
+                page = inbox.page(user, after, count);
+            } catch (RuntimeException e) {
+                log.warn("Could not read the inbox of {} for session {}: {}", user, this, e.toString());
+                connection.owner().execute(() -> fail("the server could not read your inbox; please reconnect"));
+                return;
+            }
+            connection.owner().execute(() -> pageRead(page, count));
+        });
+    }
+
+    private void pageRead(List<InboxStore.Entry> page, int asked) {
+        pageAsked = false;
+        if (state != State.CATCHING_UP) {
+            return;
+        }
+        for (InboxStore.Entry entry : page) {
+            write(Delivery.of(entry.chat(), null), entry);
+            cursor = entry.id();
+            if (state != State.CATCHING_UP) {
+                return;
+            }
+        }
+        connection.flush();
+        if (page.size() == asked || pageWanted || flushes != flushesWhenAsked) {
+            catchUp(); // more to read, or stored since this page was asked for
+        } else {
+            goLive();
+        }
+    }
+
+    private void goLive() {
+        state = State.LIVE;
+        goneLive = true;
+        for (Delivery delivery; (delivery = held.poll()) != null; ) {
+            write(delivery, null);
+            if (state != State.LIVE) {
+                return;
+            }
+        }
+        connection.flush();
+    }
+
+    /** Stores the held messages behind what is being read, so that memory stays bounded. */
+    private void storeHeld() {
+        List<Delivery> storing = new ArrayList<>(held);
+        held.clear();
+        flushes++;
+        store(storing, () -> { });
+    }
+
+    /**
+     * The client acknowledged {@code received} deliveries in all on this connection.
+     *
+     * @return false when the number is impossible (more than was written, or less than before)
+     */
+    boolean acknowledged(long received) {
+        if (received > written || received < acknowledged) {
+            return false;
+        }
+        List<InboxStore.Entry> fromInbox = null;
+        for (long n = acknowledged; n < received; n++) {
+            Sent sent = window.poll();
+            windowBytes -= sent.delivery().bytes();
+            if (sent.inboxEntry() != null) {
+                if (fromInbox == null) {
+                    fromInbox = new ArrayList<>();
+                }
+                fromInbox.add(sent.inboxEntry());
+            } else if (sent.delivery().tracker() != null) {
+                sent.delivery().tracker().delivered();
+            }
+        }
+        acknowledged = received;
+        if (fromInbox != null) {
+            List<InboxStore.Entry> remove = fromInbox;
+            lane.execute(() -> {
+                try {
+                    inbox.remove(user, remove);
+                } catch (RuntimeException e) {
+                    // They stay in the inbox and come again at the next login; the client drops them.
+                    log.warn("Could not remove {} acknowledged messages from the inbox of {}: {}", remove.size(), user,
+                            e.toString());
+                }
+            });
+        }
+        if (state == State.CATCHING_UP && pageWanted) {
+            catchUp();
+        }
+        return true;
+    }
+
+    /** The window is over its limits: the client is not reading. */
+    private void overflow() {
+        log.warn("Closing session {}: {} messages ({} bytes) unacknowledged", this, window.size(), windowBytes);
+        connection.close(ErrorReply.Code.BAD_REQUEST, "you are not reading your messages fast enough ("
+                + window.size() + " unacknowledged, the most is " + limits.windowMessages()
+                + "); they wait in your inbox: reconnect to get them");
+        closed();
+    }
+
+    private void fail(String reason) {
+        connection.close(ErrorReply.Code.INTERNAL, reason);
+        closed();
+    }
+
+    /**
+     * The connection is gone (or must go). Leaves the registry, which ends what is handed to this
+     * session, and stores everything not acknowledged (live messages, held ones, queued ones; not
+     * those read from the inbox, which are there still), in order, before telling {@code onClosed}.
+     */
+    void closed() {
+        if (state == State.CLOSING || state == State.CLOSED) {
+            return;
+        }
+        state = State.CLOSING;
+        users.remove(this);
+        List<Delivery> storing = new ArrayList<>();
+        for (Sent sent : window) {
+            if (sent.inboxEntry() == null) {
+                storing.add(sent.delivery());
+            }
+        }
+        window.clear();
+        windowBytes = 0;
+        storing.addAll(held);
+        held.clear();
+        for (Delivery delivery; (delivery = incoming.poll()) != null; ) {
+            storing.add(delivery);
+        }
+        store(storing, () -> connection.owner().execute(() -> {
+            state = State.CLOSED;
+            onClosed.accept(this);
+        }));
+    }
+
+    /** Stores {@code deliveries} in this user's inbox on the lane, settling their trackers, then runs {@code then}. */
+    private void store(List<Delivery> deliveries, Runnable then) {
+        if (deliveries.isEmpty()) {
+            lane.execute(then); // after any store queued before, like the others
+            return;
+        }
+        List<Chat> chats = new ArrayList<>(deliveries.size());
+        deliveries.forEach(d -> chats.add(d.chat()));
+        lane.execute(() -> {
+            boolean ok;
+            try {
+                inbox.store(user, chats);
+                ok = true;
+            } catch (RuntimeException e) {
+                log.error("Could not store {} messages in the inbox of {}: {}", chats.size(), user, e.toString());
+                ok = false;
+            }
+            for (Delivery delivery : deliveries) {
+                if (delivery.tracker() != null) {
+                    if (ok) {
+                        delivery.tracker().stored();
+                    } else {
+                        delivery.tracker().failed(new Tracker.Failure(ErrorReply.Code.INTERNAL,
+                                "message not delivered: the server's storage is unavailable; send it again"));
+                    }
+                }
+            }
+            then.run();
+        });
+    }
+
+    @Override
+    public String toString() {
+        return user + "#" + id + "@" + connection.remote();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.cim.server.net;
+
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.server.chat.ChatService;
+import dev.cim.server.chat.Session;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+
+/**
+ * The gate of a new connection: the first frame must be a Login, and nothing else is read until it
+ * is answered. An accepted login replaces this handler with the session's {@link SessionHandler}; a
+ * refused one, or any other first frame, closes the connection.
+ *
+ * <p>One per connection, on its event loop; the chat core does the blocking part of the login
+ * (password hashing, Redis) elsewhere and answers here.
+ */
+final class LoginGate extends SimpleChannelInboundHandler<Envelope> {
+
+    static final String NAME = "login";
+
+    private final ChatService chat;
+    private final ReadDeadline deadline;
+    private NettyConnection connection;
+    private boolean asked;
+
+    LoginGate(ChatService chat, ReadDeadline deadline) {
+        super(Envelope.class);
+        this.chat = chat;
+        this.deadline = deadline;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        connection = new NettyConnection(ctx.channel(), deadline);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Envelope envelope) {
+        if (envelope.getKindCase() != Envelope.KindCase.LOGIN || asked) {
+            NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.NOT_LOGGED_IN,
+                    envelope.getKindCase() + " before login (expected: one LOGIN first, then wait for its result)");
+            return;
+        }
+        asked = true;
+        ctx.channel().config().setAutoRead(false); // nothing more until the login is answered
+        chat.login(connection, envelope.getLogin(), new ChatService.LoginListener() {
+            @Override
+            public void loggedIn(Session session) {
+                deadline.loggedIn();
+                ctx.pipeline().replace(LoginGate.this, SessionHandler.NAME, new SessionHandler(chat, session));
+                ctx.channel().config().setAutoRead(true);
+            }
+
+            @Override
+            public void refused(String reason) {
+                // the core answers and closes
+            }
+        });
+    }
+}

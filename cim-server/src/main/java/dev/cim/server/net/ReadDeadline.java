@@ -1,0 +1,92 @@
+package dev.cim.server.net;
+
+import dev.cim.common.protocol.proto.ErrorReply;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Closes a connection that is silent for too long, and one that has not logged in in time.
+ *
+ * <ul>
+ *   <li><b>Idle:</b> a connection that sends no frame for {@code idleTimeout} is closed. Only whole
+ *       frames count (a byte at a time does not keep a connection alive), and only while the server
+ *       is reading it: when the server has paused reading a client that sends faster than it can
+ *       handle, that silence is the server's doing, not the client's.</li>
+ *   <li><b>Login:</b> a connection that has not logged in {@code loginTimeout} after it was accepted
+ *       is closed, whatever it sends: traffic does not extend the deadline.</li>
+ * </ul>
+ * One per connection, on its event loop.
+ */
+final class ReadDeadline extends ChannelDuplexHandler {
+
+    private final long idleNanos;
+    private final long loginNanos;
+    private long lastFrame;
+    private boolean paused;
+    private boolean loggedIn;
+    private ScheduledFuture<?> check;
+
+    ReadDeadline(Duration idleTimeout, Duration loginTimeout) {
+        this.idleNanos = idleTimeout.toNanos();
+        this.loginNanos = loginTimeout.toNanos();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        lastFrame = System.nanoTime();
+        long loginDeadline = lastFrame + loginNanos;
+        ctx.executor().schedule(() -> {
+            if (!loggedIn && ctx.channel().isOpen() && System.nanoTime() - loginDeadline >= 0) {
+                NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.IDLE_TIMEOUT,
+                        "not logged in within " + loginNanos / 1_000_000 + " ms of connecting (expected: a Login first)");
+            }
+        }, loginNanos, TimeUnit.NANOSECONDS);
+        schedule(ctx, idleNanos);
+    }
+
+    private void schedule(ChannelHandlerContext ctx, long delayNanos) {
+        check = ctx.executor().schedule(() -> checkIdle(ctx), delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void checkIdle(ChannelHandlerContext ctx) {
+        if (!ctx.channel().isOpen()) {
+            return;
+        }
+        long now = System.nanoTime();
+        long silent = now - lastFrame;
+        if (paused || silent < idleNanos) {
+            schedule(ctx, paused ? idleNanos : idleNanos - silent);
+            return;
+        }
+        NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.IDLE_TIMEOUT, "sent nothing for "
+                + idleNanos / 1_000_000 + " ms (expected: a ping at least every " + idleNanos / 3_000_000 + " ms)");
+    }
+
+    void loggedIn() {
+        loggedIn = true;
+    }
+
+    /** The server stopped (or started again) reading this connection. */
+    void readingPaused(boolean isPaused) {
+        paused = isPaused;
+        if (!isPaused) {
+            lastFrame = System.nanoTime();
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        lastFrame = System.nanoTime(); // placed after the codec: every message is a whole frame
+        ctx.fireChannelRead(msg);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        if (check != null) {
+            check.cancel(false);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.cim.server.redis;
+
+import dev.cim.common.protocol.MessageIds;
+import dev.cim.server.store.OriginStore;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.SessionCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** Origin watermarks as {@code cim:{u:<user>}:origins} hashes of origin &rarr; watermark, expiring with disuse. */
+public final class RedisOriginStore implements OriginStore {
+
+    private final StringRedisTemplate redis;
+    private final Duration retention;
+
+    /**
+     * @param retention how long a user's origins are kept after the last write
+     */
+    public RedisOriginStore(StringRedisTemplate redis, Duration retention) {
+        this.redis = redis;
+        this.retention = retention;
+    }
+
+    @Override
+    public long watermark(String user, long origin) {
+        Object value = redis.opsForHash().get(RedisKeys.origins(user), MessageIds.origin(origin));
+        return value == null ? 0 : Long.parseLong((String) value);
+    }
+
+    @Override
+    public void save(Map<String, Map<Long, Long>> watermarks) {
+        redis.executePipelined(new SessionCallback<Object>() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <K, V> Object execute(RedisOperations<K, V> operations) throws DataAccessException {
+                RedisOperations<String, String> ops = (RedisOperations<String, String>) operations;
+                watermarks.forEach((user, origins) -> {
+                    Map<String, String> fields = new HashMap<>();
+                    origins.forEach((origin, watermark) -> fields.put(MessageIds.origin(origin), Long.toString(watermark)));
+                    ops.opsForHash().putAll(RedisKeys.origins(user), fields);
+                    ops.expire(RedisKeys.origins(user), retention);
+                });
+                return null;
+            }
+        });
+    }
+}

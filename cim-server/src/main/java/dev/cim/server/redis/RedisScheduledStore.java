@@ -1,0 +1,356 @@
+package dev.cim.server.redis;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.server.store.ScheduledStore;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.ScanOptions;
+
+/**
+ * Scheduled messages in Redis, spread over {@code buckets} buckets by user (see {@link RedisKeys}): in
+ * each, a sorted set of the messages by due time, one of the claimed ones by lease end, and a hash of
+ * the bodies; and per user a small hash with their last number and count. Every step is one Lua
+ * script over one bucket's keys, declared, so it is valid on a cluster.
+ *
+ * <h3>Memory</h3>
+ * A message costs one sorted-set member ({@code user\nid}) and one hash field (the same name, and
+ * the number and the serialized message as value), and nothing else: about 86 bytes for the member
+ * and the hash entry's overhead plus the text. A user's messages are listed by scanning their
+ * bucket's hash for their prefix, which with the default 256 buckets reads a few thousand fields.
+ */
+public final class RedisScheduledStore implements ScheduledStore {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisScheduledStore.class);
+
+    // KEYS: due, bodies, user. ARGV: member, max per user, due at, body (without number).
+    // Returns {0, value} created, {1, value} existing, {2, count} too many.
+    private static final LuaScript REGISTER = new LuaScript("register", """
+            local existing = redis.call('HGET', KEYS[2], ARGV[1])
+            if existing then return {1, existing} end
+            local count = tonumber(redis.call('HGET', KEYS[3], 'c') or '0')
+            if count >= tonumber(ARGV[2]) then return {2, count} end
+            local number = redis.call('HINCRBY', KEYS[3], 'n', 1)
+            redis.call('HINCRBY', KEYS[3], 'c', 1)
+            local value = number .. '\\n' .. ARGV[4]
+            redis.call('HSET', KEYS[2], ARGV[1], value)
+            redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+            return {0, value}
+            """);
+
+    // KEYS: due, claimed, bodies. ARGV: member, expected value, new value, new due ('' for unchanged).
+    // Returns {0} changed, {1} being sent, {2} gone, {3} changed meanwhile (read again).
+    private static final LuaScript EDIT = new LuaScript("edit", """
+            if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return {1} end
+            local value = redis.call('HGET', KEYS[3], ARGV[1])
+            if not value then return {2} end
+            if value ~= ARGV[2] then return {3} end
+            redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+            if ARGV[4] ~= '' then redis.call('ZADD', KEYS[1], ARGV[4], ARGV[1]) end
+            return {0}
+            """);
+
+    // KEYS: due, claimed, bodies, user. ARGV: member. Returns {0, value} cancelled, {1} being sent, {2} gone.
+    private static final LuaScript CANCEL = new LuaScript("cancel", """
+            if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return {1} end
+            local value = redis.call('HGET', KEYS[3], ARGV[1])
+            if not value then return {2} end
+            redis.call('HDEL', KEYS[3], ARGV[1])
+            redis.call('ZREM', KEYS[1], ARGV[1])
+            redis.call('HINCRBY', KEYS[4], 'c', -1)
+            return {0, value}
+            """);
+
+    // KEYS: due, claimed, bodies. ARGV: member, now, lease end.
+    // Returns {0, value} claimed, {1, value} not due, {2} gone.
+    private static final LuaScript CLAIM = new LuaScript("claim", """
+            local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+            if not due then return {2} end
+            local value = redis.call('HGET', KEYS[3], ARGV[1])
+            if not value then
+              redis.call('ZREM', KEYS[1], ARGV[1])
+              return {2}
+            end
+            if tonumber(due) > tonumber(ARGV[2]) then return {1, value} end
+            redis.call('ZREM', KEYS[1], ARGV[1])
+            redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+            return {0, value}
+            """);
+
+    // KEYS: due, claimed, bodies. ARGV: now, lease end, limit. Returns member, value, member, value...
+    private static final LuaScript CLAIM_DUE = new LuaScript("claim-due", """
+            local members = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+            local claimed = {}
+            for _, member in ipairs(members) do
+              redis.call('ZREM', KEYS[1], member)
+              local value = redis.call('HGET', KEYS[3], member)
+              if value then
+                redis.call('ZADD', KEYS[2], ARGV[2], member)
+                table.insert(claimed, member)
+                table.insert(claimed, value)
+              end
+            end
+            return claimed
+            """);
+
+    // KEYS: due, claimed. ARGV: now. Returns {count}.
+    private static final LuaScript RELEASE_EXPIRED = new LuaScript("release-expired", """
+            local members = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
+            for _, member in ipairs(members) do
+              redis.call('ZREM', KEYS[2], member)
+              redis.call('ZADD', KEYS[1], ARGV[1], member)
+            end
+            return {#members}
+            """);
+
+    // KEYS: claimed, bodies, user. ARGV: member.
+    private static final LuaScript DONE = new LuaScript("done", """
+            redis.call('ZREM', KEYS[1], ARGV[1])
+            if redis.call('HDEL', KEYS[2], ARGV[1]) == 1 then redis.call('HINCRBY', KEYS[3], 'c', -1) end
+            return {0}
+            """);
+
+    private final RedisTemplate<String, byte[]> redis;
+    private final int buckets;
+
+    /**
+     * @param buckets how many buckets, 1 to 16384 (more buckets: smaller per-user scans, more keys to
+     *                read per scan)
+     */
+    public RedisScheduledStore(RedisTemplate<String, byte[]> redis, int buckets) {
+        if (buckets < 1 || buckets > 16384) {
+            throw new IllegalArgumentException("buckets: " + buckets + " (expected: 1 to 16384)");
+        }
+        this.redis = redis;
+        this.buckets = buckets;
+    }
+
+    @Override
+    public int buckets() {
+        return buckets;
+    }
+
+    private int bucketOf(String user) {
+        return Math.floorMod(user.hashCode(), buckets);
+    }
+
+    private static byte[] member(String user, String id) {
+        return RedisBytes.of(user + '\n' + id);
+    }
+
+    private static List<byte[]> keys(String... keys) {
+        List<byte[]> bytes = new ArrayList<>(keys.length);
+        for (String key : keys) {
+            bytes.add(RedisBytes.of(key));
+        }
+        return bytes;
+    }
+
+    /** Reads {@code <number>\n<serialized Scheduled>} into the message with its number. */
+    static Scheduled parse(byte[] value) {
+        int newline = 0;
+        while (newline < value.length && value[newline] != '\n') {
+            newline++;
+        }
+        long number = Long.parseLong(new String(value, 0, newline, StandardCharsets.US_ASCII));
+        try {
+            return Scheduled.parseFrom(java.nio.ByteBuffer.wrap(value, newline + 1, value.length - newline - 1))
+                    .toBuilder().setNumber(number).build();
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("unreadable scheduled message: " + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] value(Scheduled message) {
+        byte[] number = RedisBytes.of(message.getNumber());
+        byte[] body = message.toBuilder().clearNumber().build().toByteArray();
+        byte[] value = new byte[number.length + 1 + body.length];
+        System.arraycopy(number, 0, value, 0, number.length);
+        value[number.length] = '\n';
+        System.arraycopy(body, 0, value, number.length + 1, body.length);
+        return value;
+    }
+
+    @Override
+    public Registration register(String user, Scheduled draft, int maxPerUser) {
+        int b = bucketOf(user);
+        List<?> reply = (List<?>) REGISTER.run(redis,
+                keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledBodies(b), RedisKeys.scheduledUser(b, user)),
+                List.of(member(user, draft.getId()), RedisBytes.of(maxPerUser), RedisBytes.of(draft.getDueAtMillis()),
+                        draft.toBuilder().clearNumber().build().toByteArray()));
+        return switch ((int) RedisBytes.number(reply.get(0))) {
+            case 0 -> new Registration.Created(parse((byte[]) reply.get(1)));
+            case 1 -> new Registration.Existing(parse((byte[]) reply.get(1)));
+            default -> new Registration.TooMany(maxPerUser);
+        };
+    }
+
+    @Override
+    public List<Scheduled> list(String user) {
+        int b = bucketOf(user);
+        byte[] key = RedisBytes.of(RedisKeys.scheduledBodies(b));
+        String prefix = user + '\n';
+        List<Scheduled> messages = new ArrayList<>();
+        redis.execute((RedisCallback<Void>) c -> {
+            ScanOptions options = ScanOptions.scanOptions().match(globEscape(prefix) + "*").count(1000).build();
+            try (Cursor<Map.Entry<byte[], byte[]>> cursor = c.hashCommands().hScan(key, options)) {
+                while (cursor.hasNext()) {
+                    Map.Entry<byte[], byte[]> field = cursor.next();
+                    if (new String(field.getKey(), StandardCharsets.UTF_8).startsWith(prefix)) {
+                        messages.add(parse(field.getValue()));
+                    }
+                }
+            }
+            return null;
+        });
+        messages.sort(Comparator.comparingLong(Scheduled::getDueAtMillis).thenComparingLong(Scheduled::getNumber));
+        return messages;
+    }
+
+    private static String globEscape(String text) {
+        StringBuilder escaped = new StringBuilder();
+        for (char c : text.toCharArray()) {
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                escaped.append('\\');
+            }
+            escaped.append(c);
+        }
+        return escaped.toString();
+    }
+
+    @Override
+    public Optional<Scheduled> edit(String user, String id, String text, long dueAtMillis, long requestedMillis) {
+        int b = bucketOf(user);
+        byte[] member = member(user, id);
+        for (int attempt = 0; attempt < 10; attempt++) {
+            byte[] current = redis.execute((RedisCallback<byte[]>) c ->
+                    c.hashCommands().hGet(RedisBytes.of(RedisKeys.scheduledBodies(b)), member));
+            if (current == null) {
+                return Optional.empty();
+            }
+            Scheduled.Builder changed = parse(current).toBuilder();
+            if (!text.isEmpty()) {
+                changed.setText(text);
+            }
+            if (dueAtMillis != 0) {
+                changed.setDueAtMillis(dueAtMillis).setRequestedMillis(requestedMillis);
+            }
+            Scheduled updated = changed.build();
+            List<?> reply = (List<?>) EDIT.run(redis,
+                    keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)),
+                    List.of(member, current, value(updated),
+                            dueAtMillis == 0 ? new byte[0] : RedisBytes.of(dueAtMillis)));
+            switch ((int) RedisBytes.number(reply.get(0))) {
+                case 0:
+                    return Optional.of(updated);
+                case 3:
+                    continue; // edited from elsewhere between our read and write: read again
+                default:
+                    return Optional.empty();
+            }
+        }
+        log.warn("Gave up editing scheduled message {} of {}: it kept changing", id, user);
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<Scheduled> cancel(String user, String id) {
+        int b = bucketOf(user);
+        List<?> reply = (List<?>) CANCEL.run(redis,
+                keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b),
+                        RedisKeys.scheduledUser(b, user)),
+                List.of(member(user, id)));
+        return RedisBytes.number(reply.get(0)) == 0 ? Optional.of(parse((byte[]) reply.get(1))) : Optional.empty();
+    }
+
+    @Override
+    public Claim claim(String user, String id, long nowMillis, long leaseUntilMillis) {
+        int b = bucketOf(user);
+        List<?> reply = (List<?>) CLAIM.run(redis,
+                keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)),
+                List.of(member(user, id), RedisBytes.of(nowMillis), RedisBytes.of(leaseUntilMillis)));
+        return switch ((int) RedisBytes.number(reply.get(0))) {
+            case 0 -> new Claim.Claimed(parse((byte[]) reply.get(1)));
+            case 1 -> new Claim.NotDue(parse((byte[]) reply.get(1)));
+            default -> new Claim.Gone();
+        };
+    }
+
+    @Override
+    public List<Entry> claimDue(int bucket, long nowMillis, long leaseUntilMillis, int limit) {
+        List<?> reply = (List<?>) CLAIM_DUE.run(redis,
+                keys(RedisKeys.scheduledDue(bucket), RedisKeys.scheduledClaimed(bucket), RedisKeys.scheduledBodies(bucket)),
+                List.of(RedisBytes.of(nowMillis), RedisBytes.of(leaseUntilMillis), RedisBytes.of(limit)));
+        List<Entry> entries = new ArrayList<>(reply.size() / 2);
+        for (int i = 0; i + 1 < reply.size(); i += 2) {
+            String member = RedisBytes.text(reply.get(i));
+            entries.add(new Entry(member.substring(0, member.indexOf('\n')), parse((byte[]) reply.get(i + 1))));
+        }
+        return entries;
+    }
+
+    @Override
+    public List<Entry> due(int bucket, long untilMillis, int limit) {
+        byte[] dueKey = RedisBytes.of(RedisKeys.scheduledDue(bucket));
+        byte[] bodiesKey = RedisBytes.of(RedisKeys.scheduledBodies(bucket));
+        return redis.execute((RedisCallback<List<Entry>>) c -> {
+            java.util.Set<byte[]> members = c.zSetCommands().zRangeByScore(dueKey,
+                    Range.of(Range.Bound.unbounded(), Range.Bound.inclusive((double) untilMillis)),
+                    Limit.limit().count(limit));
+            List<Entry> entries = new ArrayList<>();
+            if (members == null || members.isEmpty()) {
+                return entries;
+            }
+            List<byte[]> names = new ArrayList<>(members);
+            List<byte[]> values = c.hashCommands().hMGet(bodiesKey, names.toArray(byte[][]::new));
+            for (int i = 0; i < names.size(); i++) {
+                byte[] value = values == null ? null : values.get(i);
+                if (value != null) {
+                    String member = new String(names.get(i), StandardCharsets.UTF_8);
+                    entries.add(new Entry(member.substring(0, member.indexOf('\n')), parse(value)));
+                }
+            }
+            return entries;
+        });
+    }
+
+    @Override
+    public int releaseExpiredClaims(int bucket, long nowMillis) {
+        List<?> reply = (List<?>) RELEASE_EXPIRED.run(redis,
+                keys(RedisKeys.scheduledDue(bucket), RedisKeys.scheduledClaimed(bucket)), List.of(RedisBytes.of(nowMillis)));
+        return (int) RedisBytes.number(reply.get(0));
+    }
+
+    @Override
+    public void done(String user, String id) {
+        int b = bucketOf(user);
+        DONE.run(redis, keys(RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b), RedisKeys.scheduledUser(b, user)),
+                List.of(member(user, id)));
+    }
+
+    @Override
+    public long count() {
+        List<Object> counts = redis.executePipelined((RedisCallback<Object>) c -> {
+            for (int b = 0; b < buckets; b++) {
+                c.hashCommands().hLen(RedisBytes.of(RedisKeys.scheduledBodies(b)));
+            }
+            return null;
+        });
+        long total = 0;
+        for (Object count : counts) {
+            total += count instanceof Long n ? n : 0;
+        }
+        return total;
+    }
+}

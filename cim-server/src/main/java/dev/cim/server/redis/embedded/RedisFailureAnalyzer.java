@@ -1,0 +1,75 @@
+package dev.cim.server.redis.embedded;
+
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.RedisConnectionFailureException;
+
+/**
+ * Turns a start-up that failed for want of Redis into one line saying what is wrong and one saying
+ * how to fix it, instead of a stack trace. Registered in {@code META-INF/spring.factories}; Spring
+ * Boot passes the {@link Environment} to the constructor.
+ *
+ * <p>It recognises {@link EmbeddedRedisStartException} (embedded mode: the port is taken or the
+ * process failed) and {@link RedisConnectionFailureException} (the Redis at
+ * {@code spring.data.redis.host:port} cannot be reached).
+ */
+class RedisFailureAnalyzer implements FailureAnalyzer {
+
+    private final Environment environment;
+
+    RedisFailureAnalyzer(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public FailureAnalysis analyze(Throwable failure) {
+        EmbeddedRedisStartException embedded = findCause(failure, EmbeddedRedisStartException.class);
+        if (embedded != null) {
+            int port = embedded.port();
+            return new FailureAnalysis(
+                    "cim could not start its embedded Redis on 127.0.0.1:" + port + ": " + reason(embedded) + ".",
+                    "Free port " + port + ", or choose another with --spring.data.redis.port=PORT, or use a "
+                            + "running Redis with --cim.server.redis.embedded=false --spring.data.redis.host=HOST "
+                            + "--spring.data.redis.port=PORT.",
+                    embedded);
+        }
+        RedisConnectionFailureException unreachable = findCause(failure, RedisConnectionFailureException.class);
+        if (unreachable != null) {
+            String where = environment.getProperty("spring.data.redis.host", "localhost") + ":"
+                    + environment.getProperty("spring.data.redis.port", "6379");
+            return new FailureAnalysis(
+                    "cim cannot reach Redis at " + where + " (" + rootMessage(unreachable) + ").",
+                    "Start Redis at " + where + ", point --spring.data.redis.host and --spring.data.redis.port "
+                            + "at a running one, or let cim run its own with --cim.server.redis.embedded=true.",
+                    unreachable);
+        }
+        return null;
+    }
+
+    private static String reason(EmbeddedRedisStartException e) {
+        String message = e.getMessage();
+        int colon = message.indexOf(": ");
+        return colon < 0 ? message : message.substring(colon + 2);
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    }
+
+    private static <T extends Throwable> T findCause(Throwable failure, Class<T> type) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,39 @@
+package dev.cim.server.store;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Who is online on which node, shared by all nodes. Every method is about this node's part, except
+ * the readers {@link #onlineUsers()}, {@link #nodesOf(String)} and {@link #liveNodes()}, which see
+ * every live node.
+ *
+ * <p>Implementations block; callers run them off the I/O threads.
+ */
+public interface PresenceStore {
+
+    /** This node's id. */
+    String nodeId();
+
+    /** Announces this node as alive at {@code address}; also the start-up check that the store answers. */
+    void registerNode(String address);
+
+    /** Marks {@code user} online on this node with {@code sessions} sessions (0: offline here). */
+    void sessions(String user, int sessions);
+
+    /** Renews this node's liveness and the presence of its users, given with their session counts. */
+    void refresh(String address, Map<String, Integer> users);
+
+    /** Removes this node and the presence of {@code users}, its users, at shutdown. */
+    void unregisterNode(Iterable<String> users);
+
+    /** The users online on any live node, sorted by name. */
+    List<String> onlineUsers();
+
+    /** The live nodes on which {@code user} is online; empty when offline everywhere. */
+    Set<String> nodesOf(String user);
+
+    /** Every live node with its address ({@code host:port}), this one included. */
+    Map<String, String> liveNodes();
+}

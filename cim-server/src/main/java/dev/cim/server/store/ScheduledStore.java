@@ -1,0 +1,91 @@
+package dev.cim.server.store;
+
+import dev.cim.common.protocol.proto.Scheduled;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The scheduled messages of every user, held durably until sent or cancelled. Each user's messages
+ * can be listed, edited and cancelled by id; the messages of all users can be read by due time, in
+ * buckets (so that no key holds everyone's, and every step touches one bucket's keys only); and a
+ * message is sent once: it is <em>claimed</em> for sending in one atomic step, for a lease, and
+ * removed when sent. A claim whose lease runs out (its node died while sending) can be claimed again.
+ *
+ * <p>Implementations block; callers run them off the I/O threads.
+ */
+public interface ScheduledStore {
+
+    /** A user's scheduled message. */
+    record Entry(String user, Scheduled message) {
+    }
+
+    /** What {@link #register} did. */
+    sealed interface Registration {
+        /** Scheduled now, with its number. */
+        record Created(Scheduled message) implements Registration {
+        }
+
+        /** Scheduled before (this is a resend of the same request): as it is. */
+        record Existing(Scheduled message) implements Registration {
+        }
+
+        /** The user has {@code limit} scheduled messages already. */
+        record TooMany(int limit) implements Registration {
+        }
+    }
+
+    /** What {@link #claim} did. */
+    sealed interface Claim {
+        /** Claimed: send it, then {@link #done}. */
+        record Claimed(Scheduled message) implements Claim {
+        }
+
+        /** Not due yet by {@code now}. */
+        record NotDue(Scheduled message) implements Claim {
+        }
+
+        /** Sent, being sent, cancelled, or never scheduled. */
+        record Gone() implements Claim {
+        }
+    }
+
+    /** How many buckets the messages are spread over; {@link #due} reads one at a time. */
+    int buckets();
+
+    /**
+     * Holds {@code draft} (all but its number) for {@code user}, unless a message with its id is
+     * held already; refuses past {@code maxPerUser} messages.
+     */
+    Registration register(String user, Scheduled draft, int maxPerUser);
+
+    /** Every scheduled message of {@code user}, soonest first. */
+    List<Scheduled> list(String user);
+
+    /**
+     * Changes the text (unless empty) and the due time (unless 0) of message {@code id}.
+     *
+     * @return the message as it is now; empty when it is not held (or is being sent)
+     */
+    Optional<Scheduled> edit(String user, String id, String text, long dueAtMillis, long requestedMillis);
+
+    /** Removes message {@code id}; empty when it is not held (or is being sent). */
+    Optional<Scheduled> cancel(String user, String id);
+
+    /** Claims message {@code id} of {@code user} for sending, if it is due by {@code nowMillis}, until {@code leaseUntilMillis}. */
+    Claim claim(String user, String id, long nowMillis, long leaseUntilMillis);
+
+    /** Claims, at once, every message of {@code bucket} due by {@code nowMillis} (up to {@code limit}). */
+    List<Entry> claimDue(int bucket, long nowMillis, long leaseUntilMillis, int limit);
+
+    /** Messages of {@code bucket} due before {@code untilMillis} and not claimed, soonest first, up to {@code limit}. */
+    List<Entry> due(int bucket, long untilMillis, int limit);
+
+    /** Makes claims of {@code bucket} whose lease ran out before {@code nowMillis} claimable again; returns how many. */
+    int releaseExpiredClaims(int bucket, long nowMillis);
+
+    /** Message {@code id} of {@code user} was sent: forget it. */
+    void done(String user, String id);
+
+    /** Scheduled messages of all users (for metrics; may be approximate). */
+    long count();
+}

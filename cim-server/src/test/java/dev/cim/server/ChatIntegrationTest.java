@@ -1,0 +1,354 @@
+package dev.cim.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.cim.client.core.ChatMessage;
+import dev.cim.client.core.CimClient;
+import dev.cim.client.core.CimException;
+import dev.cim.client.core.Recipient;
+import dev.cim.client.core.SendReceipt;
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.MessageIds;
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.Receipt;
+import dev.cim.server.redis.RedisKeys;
+import dev.cim.server.support.RawClient;
+import dev.cim.server.support.Recorder;
+import dev.cim.server.support.TestServer;
+import io.netty.buffer.Unpooled;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chat path of one server over real TCP and a real Redis, spoken through the client library (and
+ * a raw connection for what the library never does). Each test uses its own user names, so tests do
+ * not see each other's accounts or inboxes.
+ */
+class ChatIntegrationTest {
+
+    private static final Duration IDLE_TIMEOUT = Duration.ofMillis(1500);
+    private static final int WINDOW = 50;
+    private static final AtomicInteger testNumber = new AtomicInteger();
+
+    private static TestServer server;
+    private final int test = testNumber.incrementAndGet();
+
+    @BeforeAll
+    static void startServer() {
+        server = TestServer.start(
+                "--cim.server.node-id=it-node",
+                "--cim.server.idle-timeout=" + IDLE_TIMEOUT.toMillis() + "ms",
+                "--cim.server.max-frame-size=8KB",
+                "--cim.server.limits.window-messages=" + WINDOW);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @AfterEach
+    void closeClients() {
+        server.closeClients();
+    }
+
+    private String name(String base) {
+        return base + test;
+    }
+
+    private CimClient online(String user, Recorder recorder) {
+        CimClient client = server.client(user, recorder);
+        client.connect().join();
+        return client;
+    }
+
+    @Test
+    void privateMessage_reachesTheRecipient_andTheReceiptSaysDelivered() {
+        Recorder bob = new Recorder();
+        online(name("bob"), bob);
+        CimClient alice = online(name("alice"), new Recorder());
+
+        SendReceipt receipt = alice.send(Recipient.user(name("bob")), "hi bob").join();
+
+        assertThat(receipt.outcome()).isEqualTo(SendReceipt.Outcome.DELIVERED);
+        assertThat(receipt.sessions()).isEqualTo(1);
+        ChatMessage received = bob.awaitText("hi bob");
+        assertThat(received.sender()).isEqualTo(name("alice"));
+        assertThat(received.id()).isEqualTo(receipt.messageId()).startsWith(MessageIds.origin(alice.origin()) + "-");
+    }
+
+    @Test
+    void broadcast_reachesEveryOtherSession_includingTheSendersOtherTerminal() {
+        Recorder bob = new Recorder();
+        Recorder aliceElsewhere = new Recorder();
+        Recorder aliceHere = new Recorder();
+        online(name("bob"), bob);
+        online(name("alice"), aliceElsewhere);
+        CimClient alice = online(name("alice"), aliceHere);
+
+        SendReceipt receipt = alice.send(Recipient.EVERYONE, "hello all " + test).join();
+
+        bob.awaitText("hello all " + test);
+        aliceElsewhere.awaitText("hello all " + test);
+        assertThat(receipt.sessions()).isGreaterThanOrEqualTo(2);
+        assertThat(aliceHere.texts()).doesNotContain("hello all " + test);
+    }
+
+    @Test
+    void privateMessage_alsoGoesToTheSendersOtherTerminals() {
+        Recorder aliceElsewhere = new Recorder();
+        online(name("bob"), new Recorder());
+        online(name("alice"), aliceElsewhere);
+        CimClient alice = online(name("alice"), new Recorder());
+
+        alice.send(Recipient.user(name("bob")), "copy for me").join();
+
+        ChatMessage copy = aliceElsewhere.awaitText("copy for me");
+        assertThat(copy.recipient()).isEqualTo(name("bob"));
+    }
+
+    @Test
+    void offlineRecipient_getsEveryMessageInOrderAtTheNextLogin_andOnlyOnce() {
+        online(name("bob"), new Recorder()).close(); // bob exists, and is gone
+        CimClient alice = online(name("alice"), new Recorder());
+        List<CompletableFuture<SendReceipt>> sent = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            sent.add(alice.send(Recipient.user(name("bob")), "m" + i));
+        }
+        sent.forEach(f -> assertThat(f.join().outcome()).isEqualTo(SendReceipt.Outcome.STORED));
+
+        Recorder bob = new Recorder();
+        CimClient bobBack = online(name("bob"), bob);
+        bob.awaitMessages(300);
+
+        assertThat(bob.texts()).containsExactlyElementsOf(IntStream.range(0, 300).mapToObj(i -> "m" + i).toList());
+        await("the inbox is emptied once acknowledged").atMost(Recorder.WAIT)
+                .until(() -> server.redis().opsForStream().size(RedisKeys.inbox(name("bob"))) == 0);
+        bobBack.close();
+        Recorder again = new Recorder();
+        CimClient third = online(name("bob"), again);
+        third.send(Recipient.user(name("bob")), "marker").join(); // a message to oneself: a fence
+        assertThat(again.texts()).isEmpty();
+    }
+
+    @Test
+    void messagesSentWhileTheRecipientLogsIn_arriveAfterTheInbox_inOrder() {
+        online(name("bob"), new Recorder()).close();
+        CimClient alice = online(name("alice"), new Recorder());
+        for (int i = 0; i < 100; i++) {
+            alice.send(Recipient.user(name("bob")), "m" + i).join();
+        }
+        Recorder bob = new Recorder();
+        CimClient bobClient = server.client(name("bob"), bob);
+        bobClient.connect();
+        List<CompletableFuture<SendReceipt>> more = new ArrayList<>();
+        for (int i = 100; i < 300; i++) {
+            more.add(alice.send(Recipient.user(name("bob")), "m" + i));
+        }
+        more.forEach(CompletableFuture::join);
+
+        bob.awaitMessages(300);
+        assertThat(bob.texts()).containsExactlyElementsOf(IntStream.range(0, 300).mapToObj(i -> "m" + i).toList());
+    }
+
+    @Test
+    void unknownRecipient_isRefusedSayingSo() {
+        CimClient alice = online(name("alice"), new Recorder());
+
+        assertThatThrownBy(() -> alice.send(Recipient.user(name("nobody")), "hello?").join())
+                .hasCauseInstanceOf(CimException.class)
+                .cause().satisfies(e -> assertThat(((CimException) e).reason()).isEqualTo(CimException.Reason.UNKNOWN_USER))
+                .hasMessageContaining("no user named " + name("nobody"));
+    }
+
+    @Test
+    void wrongPassword_isRefused_andTheClientStops() {
+        online(name("carol"), new Recorder()).close();
+        CimClient impostor = CimClient.builder().addresses(server.address()).user(name("carol"))
+                .password("not the password").build();
+        try {
+            assertThatThrownBy(() -> impostor.connect().join())
+                    .cause().isInstanceOfSatisfying(CimException.class,
+                            e -> assertThat(e.reason()).isEqualTo(CimException.Reason.LOGIN_REFUSED))
+                    .hasMessageContaining("wrong password");
+        } finally {
+            impostor.close();
+        }
+    }
+
+    @Test
+    void requestSentAgainUnderItsNumber_isNotRoutedTwice_andIsAnsweredWithItsFirstOutcome() {
+        Recorder bob = new Recorder();
+        online(name("bob"), bob);
+        long origin = MessageIds.newOrigin();
+        try (RawClient first = RawClient.connect(server.port()).login(name("alice"), origin)) {
+            first.send(Envelopes.send(1, name("bob"), "only once"));
+            first.await("the receipt", Envelope::hasReceipt);
+        }
+        bob.awaitText("only once");
+        try (RawClient again = RawClient.connect(server.port()).login(name("alice"), origin)) {
+            again.send(Envelopes.send(1, name("bob"), "only once"));
+            Envelope answer = again.await("the answer to the resend", Envelope::hasReceipt);
+            assertThat(answer.getRequestId()).isEqualTo(1);
+            assertThat(answer.getReceipt().getResend()).isTrue();
+            assertThat(answer.getReceipt().getOutcome()).isEqualTo(Receipt.Outcome.DELIVERED);
+            again.send(Envelopes.send(2, name("bob"), "after"));
+            again.await("the receipt of the next", e -> e.hasReceipt() && e.getRequestId() == 2);
+        }
+        bob.awaitText("after");
+        assertThat(bob.texts()).containsExactly("only once", "after");
+    }
+
+    @Test
+    void deliveryNotAcknowledged_comesAgainAtTheNextLogin_andAnAcknowledgedOneDoesNot() {
+        CimClient alice = online(name("alice"), new Recorder());
+        long origin = MessageIds.newOrigin();
+        try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), origin)) {
+            CompletableFuture<SendReceipt> first = alice.send(Recipient.user(name("bob")), "not acked");
+            bob.await("the delivery", Envelope::hasDelivery);
+            assertThat(first).isNotDone(); // no receipt before the recipient acknowledged
+        }
+        try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), origin)) {
+            Envelope again = bob.await("the delivery again", Envelope::hasDelivery);
+            assertThat(again.getDelivery().getChat().getText()).isEqualTo("not acked");
+            bob.send(Envelopes.ack(1));
+            await("the inbox is empty").atMost(Recorder.WAIT)
+                    .until(() -> server.redis().opsForStream().size(RedisKeys.inbox(name("bob"))) == 0);
+        }
+        try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), origin)) {
+            alice.send(Recipient.user(name("bob")), "fence");
+            Envelope next = bob.await("the next delivery", Envelope::hasDelivery);
+            assertThat(next.getDelivery().getChat().getText()).isEqualTo("fence");
+        }
+    }
+
+    @Test
+    void recipientThatStopsReading_isDisconnectedWithAReason_andNothingIsLost() {
+        CimClient alice = online(name("alice"), new Recorder());
+        try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), MessageIds.newOrigin())) {
+            int before = bob.received.size();
+            List<CompletableFuture<SendReceipt>> sent = new ArrayList<>();
+            for (int i = 0; i < WINDOW * 3; i++) {
+                sent.add(alice.send(Recipient.user(name("bob")), "flood " + i));
+            }
+            bob.awaitClosed(Recorder.WAIT);
+            sent.forEach(f -> assertThat(f.join().outcome()).isIn(SendReceipt.Outcome.STORED, SendReceipt.Outcome.DELIVERED));
+            assertThat(bob.received.subList(before, bob.received.size()))
+                    .anySatisfy(e -> assertThat(e.getError().getMessage()).contains("not reading"));
+        }
+        Recorder bob = new Recorder();
+        online(name("bob"), bob);
+        bob.awaitMessages(WINDOW * 3);
+        assertThat(bob.texts()).containsExactlyElementsOf(IntStream.range(0, WINDOW * 3).mapToObj(i -> "flood " + i).toList());
+    }
+
+    @Test
+    void impossibleAcknowledgement_closesTheConnectionSayingWhatWasExpected() {
+        try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), MessageIds.newOrigin())) {
+            bob.send(Envelopes.ack(5));
+            Envelope error = bob.await("the error", Envelope::hasError);
+            assertThat(error.getError().getMessage()).contains("expected: at most the number delivered");
+            bob.awaitClosed(Recorder.WAIT);
+        }
+    }
+
+    @Test
+    void onlineUsers_manyMoreThanFitInOneFrame_arriveWhole() {
+        int users = 1_050;
+        io.netty.channel.EventLoopGroup group = new io.netty.channel.MultiThreadIoEventLoopGroup(2,
+                io.netty.channel.nio.NioIoHandler.newFactory());
+        List<CimClient> clients = new ArrayList<>();
+        try {
+            List<CompletableFuture<?>> logins = new ArrayList<>();
+            for (int i = 0; i < users; i++) {
+                CimClient client = CimClient.builder().addresses(server.address()).user(name("u") + "x" + i)
+                        .password(TestServer.PASSWORD).eventLoopGroup(group, io.netty.channel.socket.nio.NioSocketChannel.class)
+                        .build();
+                clients.add(client);
+                logins.add(client.connect());
+            }
+            logins.forEach(CompletableFuture::join);
+
+            // A login is answered before its presence reaches Redis (the user's lane writes it next).
+            await("every login is in the presence").atMost(Recorder.WAIT)
+                    .until(() -> clients.get(0).onlineUsers().join().size() >= users);
+            List<String> online = clients.get(0).onlineUsers().join();
+
+            assertThat(online).hasSizeGreaterThanOrEqualTo(users).contains(name("u") + "x0", name("u") + "x" + (users - 1));
+            assertThat(online).isSorted();
+        } finally {
+            clients.forEach(CimClient::close);
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    @Test
+    void silentConnection_isClosedAfterTheIdleTimeout_evenIfItLoggedIn() {
+        try (RawClient quiet = RawClient.connect(server.port()).login(name("quiet"), MessageIds.newOrigin())) {
+            Envelope error = quiet.await("the idle error", Envelope::hasError);
+            assertThat(error.getError().getCode()).isEqualTo(ErrorReply.Code.IDLE_TIMEOUT);
+            quiet.awaitClosed(IDLE_TIMEOUT.multipliedBy(4));
+        }
+    }
+
+    @Test
+    void connectionThatNeverLogsIn_isClosedAtTheLoginDeadline_whateverItSends() {
+        try (RawClient slow = RawClient.bytes(server.port())) {
+            long start = System.nanoTime();
+            // One byte at a time, never a whole frame: traffic does not extend the deadline.
+            for (int i = 0; i < 30 && slow.isOpen(); i++) {
+                slow.sendBytes(Unpooled.wrappedBuffer(new byte[] {0}));
+                await().pollDelay(Duration.ofMillis(100)).atMost(Duration.ofMillis(200)).until(() -> true);
+            }
+            slow.awaitClosed(IDLE_TIMEOUT.multipliedBy(3));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(IDLE_TIMEOUT.multipliedBy(3));
+        }
+    }
+
+    @Test
+    void garbageFrame_closesOnlyThatConnection_sayingWhy() {
+        Recorder bob = new Recorder();
+        online(name("bob"), bob);
+        CimClient alice = online(name("alice"), new Recorder());
+        try (RawClient attacker = RawClient.bytes(server.port())) {
+            attacker.sendBytes(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 4, 1, 2, 3, 4}));
+            attacker.awaitClosed(Recorder.WAIT);
+        }
+        alice.send(Recipient.user(name("bob")), "still here").join();
+        bob.awaitText("still here");
+    }
+
+    @Test
+    void frameLongerThanTheMaximum_closesTheConnectionSayingSo() {
+        try (RawClient attacker = RawClient.connect(server.port())) {
+            attacker.sendBytes(Unpooled.wrappedBuffer(new byte[] {0, 1, 0, 0})); // 65536 bytes announced
+            Envelope error = attacker.await("the error", Envelope::hasError);
+            assertThat(error.getError().getCode()).isEqualTo(ErrorReply.Code.FRAME_TOO_LONG);
+            attacker.awaitClosed(Recorder.WAIT);
+        }
+    }
+
+    @Test
+    void somethingOtherThanALoginFirst_isRefusedAndClosed() {
+        try (RawClient eager = RawClient.connect(server.port())) {
+            eager.send(Envelopes.send(1, "bob", "hi"));
+            Envelope error = eager.await("the error", Envelope::hasError);
+            assertThat(error.getError().getCode()).isEqualTo(ErrorReply.Code.NOT_LOGGED_IN);
+            eager.awaitClosed(Recorder.WAIT);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.cim.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cim.client.core.CimClient;
+import dev.cim.client.core.Recipient;
+import dev.cim.server.redis.embedded.EmbeddedRedisServer;
+import dev.cim.server.support.FreePort;
+import dev.cim.server.support.Recorder;
+import dev.cim.server.support.TestServer;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Metrics and health on the management port: what an operator scrapes. */
+class ManagementIntegrationTest {
+
+    @TempDir
+    Path dataDir;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void prometheus_showsTheChatMetrics_andReadinessFollowsRedis() throws Exception {
+        int management = FreePort.next();
+        int redisPort = FreePort.next();
+        EmbeddedRedisServer redis = new EmbeddedRedisServer(redisPort, dataDir, "everysec");
+        redis.start();
+        try (TestServer server = TestServer.onRedis(redisPort, "--spring.main.web-application-type=reactive",
+                "--management.server.port=" + management, "--spring.data.redis.timeout=1s")) {
+            Recorder bob = new Recorder();
+            server.client("bob", bob).connect().join();
+            CimClient alice = server.client("alice", new Recorder());
+            alice.connect().join();
+            alice.send(Recipient.user("bob"), "counted").join();
+            bob.awaitText("counted");
+
+            HttpResponse<String> scrape = get(management, "/actuator/prometheus");
+            assertThat(scrape.statusCode()).isEqualTo(200);
+            assertThat(scrape.body()).contains("cim_logins_total{outcome=\"created\"} 2.0", "cim_messages_in_total",
+                    "cim_routing_seconds_bucket", "cim_sessions", "cim_users", "cim_scheduled_held", "jvm_memory_used_bytes");
+            assertThat(get(management, "/actuator/health/readiness").statusCode()).isEqualTo(200);
+
+            redis.close();
+            await("readiness goes down without Redis").atMost(Duration.ofSeconds(30))
+                    .until(() -> get(management, "/actuator/health/readiness").statusCode() == 503);
+            assertThat(get(management, "/actuator/health/liveness").statusCode()).isEqualTo(200);
+
+            redis.start();
+            await("readiness comes back with Redis").atMost(Duration.ofSeconds(30))
+                    .until(() -> get(management, "/actuator/health/readiness").statusCode() == 200);
+        } finally {
+            redis.close();
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package dev.cim.server.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.server.redis.embedded.EmbeddedRedisServer;
+import dev.cim.server.store.InboxStore;
+import dev.cim.server.store.ScheduledStore;
+import dev.cim.server.support.FreePort;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+/** The Redis stores and their scripts, on a real Redis. Each test uses its own user names. */
+class RedisStoresTest {
+
+    @TempDir
+    static Path dataDir;
+
+    private static EmbeddedRedisServer redis;
+    private static LettuceConnectionFactory connections;
+    private static RedisTemplate<String, byte[]> bytes;
+    private static StringRedisTemplate strings;
+    private static final AtomicLong clock = new AtomicLong(1_800_000_000_000L);
+
+    @BeforeAll
+    static void start() {
+        redis = new EmbeddedRedisServer(FreePort.next(), dataDir, "everysec");
+        redis.start();
+        connections = new LettuceConnectionFactory("127.0.0.1", redis.port());
+        connections.afterPropertiesSet();
+        connections.start();
+        bytes = new RedisTemplate<>();
+        bytes.setConnectionFactory(connections);
+        bytes.setKeySerializer(RedisSerializer.string());
+        bytes.setValueSerializer(RedisSerializer.byteArray());
+        bytes.setHashKeySerializer(RedisSerializer.string());
+        bytes.setHashValueSerializer(RedisSerializer.byteArray());
+        bytes.afterPropertiesSet();
+        strings = new StringRedisTemplate(connections);
+    }
+
+    @AfterAll
+    static void stop() {
+        connections.destroy();
+        redis.close();
+    }
+
+    private static Chat chat(String text) {
+        return Chat.newBuilder().setId("00000000000000a1-1").setSender("alice").setRecipient("bob").setText(text).build();
+    }
+
+    private InboxStore inbox(int maxMessages, long maxBytes) {
+        return new RedisInboxStore(bytes, clock::get, maxMessages, maxBytes, Duration.ofDays(1));
+    }
+
+    @Test
+    void storeIfOffline_unknownUser_isRefused_andAUserOnline_isNotStored() {
+        InboxStore inbox = inbox(100, 1 << 20);
+        assertThat(inbox.storeIfOffline("ghost", chat("hi"))).isInstanceOf(InboxStore.Offer.Unknown.class);
+
+        new RedisAccountStore(strings).createIfAbsent("dora", "hash");
+        new RedisPresenceStore(strings, "node-x", Duration.ofSeconds(30), clock::get).sessions("dora", 1);
+        assertThat(inbox.storeIfOffline("dora", chat("hi"))).isEqualTo(new InboxStore.Offer.Online(java.util.Set.of("node-x")));
+
+        clock.addAndGet(Duration.ofSeconds(31).toMillis()); // the node stopped renewing: its field has expired
+        assertThat(inbox.storeIfOffline("dora", chat("hi"))).isInstanceOf(InboxStore.Offer.Stored.class);
+    }
+
+    @Test
+    void storeIfOffline_pastTheLimits_isRefusedSayingWhy() {
+        new RedisAccountStore(strings).createIfAbsent("erin", "hash");
+        InboxStore inbox = inbox(2, 1 << 20);
+        inbox.storeIfOffline("erin", chat("1"));
+        inbox.storeIfOffline("erin", chat("2"));
+
+        InboxStore.Offer third = inbox.storeIfOffline("erin", chat("3"));
+
+        assertThat(third).isInstanceOfSatisfying(InboxStore.Offer.Full.class,
+                full -> assertThat(full.reason()).contains("erin's inbox is full (2 messages"));
+    }
+
+    @Test
+    void pages_areInOrder_andRemovingAcknowledgedOnesFreesTheirBytes() {
+        InboxStore inbox = inbox(100, 1 << 20);
+        inbox.store("fay", List.of(chat("a"), chat("b"), chat("c")));
+
+        List<InboxStore.Entry> first = inbox.page("fay", "0", 2);
+        List<InboxStore.Entry> rest = inbox.page("fay", first.get(1).id(), 2);
+        assertThat(first).extracting(e -> e.chat().getText()).containsExactly("a", "b");
+        assertThat(rest).extracting(e -> e.chat().getText()).containsExactly("c");
+
+        inbox.remove("fay", first);
+        assertThat(inbox.page("fay", "0", 10)).extracting(e -> e.chat().getText()).containsExactly("c");
+        assertThat(strings.opsForValue().get(RedisKeys.inboxBytes("fay"))).isEqualTo(Integer.toString(rest.get(0).bytes()));
+    }
+
+    @Test
+    void messagesOlderThanTheTimeToLive_areDroppedAsNewOnesCome() {
+        RedisInboxStore inbox = new RedisInboxStore(bytes, System::currentTimeMillis, 100, 1 << 20, Duration.ofMillis(1));
+        inbox.store("gus", List.of(chat("old")));
+        // Stream ids are Redis' own clock: a new store a few milliseconds later finds the old one expired.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> {
+            inbox.store("gus", List.of(chat("new")));
+            return inbox.page("gus", "0", 10).stream().noneMatch(e -> e.chat().getText().equals("old"));
+        });
+    }
+
+    private static Scheduled draft(String id, long due) {
+        return Scheduled.newBuilder().setId(id).setRecipient("bob").setText("text " + id).setDueAtMillis(due)
+                .setRequestedMillis(1000).setCreatedAtMillis(due - 1000).build();
+    }
+
+    @Test
+    void register_numbersPerUser_isIdempotentById_andRefusesPastTheCap() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        ScheduledStore.Registration first = store.register("hal", draft("a", 10), 2);
+        ScheduledStore.Registration again = store.register("hal", draft("a", 10), 2);
+        ScheduledStore.Registration second = store.register("hal", draft("b", 5), 2);
+        ScheduledStore.Registration third = store.register("hal", draft("c", 5), 2);
+
+        assertThat(first).isInstanceOfSatisfying(ScheduledStore.Registration.Created.class,
+                c -> assertThat(c.message().getNumber()).isEqualTo(1));
+        assertThat(again).isInstanceOfSatisfying(ScheduledStore.Registration.Existing.class,
+                e -> assertThat(e.message().getNumber()).isEqualTo(1));
+        assertThat(second).isInstanceOfSatisfying(ScheduledStore.Registration.Created.class,
+                c -> assertThat(c.message().getNumber()).isEqualTo(2));
+        assertThat(third).isEqualTo(new ScheduledStore.Registration.TooMany(2));
+        assertThat(store.list("hal")).extracting(Scheduled::getId).containsExactly("b", "a");
+    }
+
+    @Test
+    void claim_onlyOnce_onlyWhenDue_andAnExpiredClaimCanBeClaimedAgain() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        store.register("ivy", draft("m", 100), 10);
+
+        assertThat(store.claim("ivy", "m", 99, 200)).isInstanceOf(ScheduledStore.Claim.NotDue.class);
+        assertThat(store.claim("ivy", "m", 100, 200)).isInstanceOf(ScheduledStore.Claim.Claimed.class);
+        assertThat(store.claim("ivy", "m", 101, 200)).isInstanceOf(ScheduledStore.Claim.Gone.class);
+        assertThat(store.cancel("ivy", "m")).isEmpty(); // being sent
+        int bucket = Math.floorMod("ivy".hashCode(), 16);
+        assertThat(store.releaseExpiredClaims(bucket, 199)).isZero();
+        assertThat(store.releaseExpiredClaims(bucket, 201)).isEqualTo(1);
+        assertThat(store.claim("ivy", "m", 202, 300)).isInstanceOf(ScheduledStore.Claim.Claimed.class);
+
+        store.done("ivy", "m");
+        assertThat(store.list("ivy")).isEmpty();
+        assertThat(store.register("ivy", draft("n", 100), 1)).isInstanceOf(ScheduledStore.Registration.Created.class);
+    }
+
+    @Test
+    void edit_cancel_andDue_seeTheChanges() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        store.register("jon", draft("x", 1_000), 10);
+
+        assertThat(store.edit("jon", "x", "new text", 0, 0)).get().extracting(Scheduled::getText).isEqualTo("new text");
+        assertThat(store.edit("jon", "x", "", 500, 42)).get().extracting(Scheduled::getDueAtMillis).isEqualTo(500L);
+        int bucket = Math.floorMod("jon".hashCode(), 16);
+        assertThat(store.due(bucket, 600, 100)).extracting(e -> e.message().getId()).contains("x");
+        assertThat(store.cancel("jon", "x")).get().extracting(Scheduled::getText).isEqualTo("new text");
+        assertThat(store.edit("jon", "x", "too late", 0, 0)).isEmpty();
+        assertThat(store.due(bucket, 600, 100)).extracting(e -> e.message().getId()).doesNotContain("x");
+    }
+
+    @Test
+    void originWatermarks_roundTrip() {
+        RedisOriginStore origins = new RedisOriginStore(strings, Duration.ofDays(1));
+        origins.save(Map.of("kim", Map.of(0xa1L, 41L)));
+
+        assertThat(origins.watermark("kim", 0xa1L)).isEqualTo(41);
+        assertThat(origins.watermark("kim", 0xa2L)).isZero();
+    }
+}

@@ -1,0 +1,100 @@
+package dev.cim.server.redis.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cim.server.support.FreePort;
+import dev.cim.server.support.RawRedis;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the real redis-server binary shipped in the embedded-redis jar. */
+class EmbeddedRedisServerTest {
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void start_runsARedisThatAnswersPing_andCloseStopsIt() throws IOException {
+        int port = FreePort.next();
+        try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir, "everysec")) {
+            redis.start();
+
+            assertThat(ping(port)).isEqualTo("+PONG");
+        }
+        assertThatThrownBy(() -> ping(port)).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void start_afterAStop_reloadsWhatWasWritten() throws IOException {
+        int port = FreePort.next();
+        try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir, "everysec")) {
+            redis.start();
+            assertThat(RawRedis.command(port, "SET", "cim:test", "kept")).isEqualTo("+OK");
+        }
+        assertThat(dataDir.resolve("cim.aof")).exists();
+
+        try (EmbeddedRedisServer again = new EmbeddedRedisServer(port, dataDir, "everysec")) {
+            again.start();
+            assertThat(RawRedis.command(port, "GET", "cim:test")).isEqualTo("$4");
+        }
+    }
+
+    @Test
+    void start_afterRedisWasKilled_reloadsEveryWriteWithFsyncAlways() throws IOException {
+        int port = FreePort.next();
+        try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir, "always")) {
+            redis.start();
+            for (int i = 0; i < 100; i++) {
+                assertThat(RawRedis.command(port, "RPUSH", "cim:list", "v" + i)).isEqualTo(":" + (i + 1));
+            }
+            Optional<ProcessHandle> process = ProcessHandle.of(redis.pid());
+            assertThat(process).isPresent();
+            process.get().destroyForcibly(); // SIGKILL: no chance to write anything more
+            process.get().onExit().join();
+        }
+
+        try (EmbeddedRedisServer again = new EmbeddedRedisServer(port, dataDir, "always")) {
+            again.start();
+            assertThat(RawRedis.command(port, "LLEN", "cim:list")).isEqualTo(":100");
+        }
+    }
+
+    @Test
+    void start_portAlreadyTaken_failsSayingSo() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                EmbeddedRedisServer redis = new EmbeddedRedisServer(taken.getLocalPort(), dataDir, "everysec")) {
+
+            assertThatThrownBy(redis::start)
+                    .isInstanceOfSatisfying(EmbeddedRedisStartException.class,
+                            e -> assertThat(e.port()).isEqualTo(taken.getLocalPort()))
+                    .hasMessageContaining("already in use");
+        }
+    }
+
+    @Test
+    void start_dataDirectoryThatCannotBeMade_failsSayingSo() throws IOException {
+        Path file = Files.createFile(dataDir.resolve("a-file"));
+        try (EmbeddedRedisServer redis = new EmbeddedRedisServer(FreePort.next(), file.resolve("data"), "everysec")) {
+            assertThatThrownBy(redis::start).isInstanceOf(EmbeddedRedisStartException.class)
+                    .hasMessageContaining("data directory");
+        }
+    }
+
+    @Test
+    void constructor_portOutOfRange_isRefused() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new EmbeddedRedisServer(0, dataDir, "everysec"))
+                .withMessageContaining("expected: 1 <= port <= 65535");
+    }
+
+    private static String ping(int port) throws IOException {
+        return RawRedis.command(port, "PING");
+    }
+}

@@ -1,0 +1,47 @@
+package dev.cim.server.redis.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.ConnectException;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.mock.env.MockEnvironment;
+
+class RedisFailureAnalyzerTest {
+
+    private final RedisFailureAnalyzer analyzer = new RedisFailureAnalyzer(new MockEnvironment()
+            .withProperty("spring.data.redis.host", "redis.local")
+            .withProperty("spring.data.redis.port", "6400"));
+
+    @Test
+    void analyze_embeddedPortTaken_saysSoInOneLine_andHowToFixIt() {
+        Throwable failure = new BeanCreationException("cimEmbeddedRedisServer",
+                "init failed", new EmbeddedRedisStartException(6390, "port 6390 is already in use", null));
+
+        FailureAnalysis analysis = analyzer.analyze(failure);
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("cim could not start its embedded Redis on 127.0.0.1:6390: port 6390 is already in use.")
+                .doesNotContain("\n");
+        assertThat(analysis.getAction()).contains("--spring.data.redis.port=PORT", "--cim.server.redis.embedded=false");
+    }
+
+    @Test
+    void analyze_unreachableRedis_namesTheAddress_andHowToFixIt() {
+        Throwable failure = new IllegalStateException("Failed to start bean",
+                new RedisConnectionFailureException("Unable to connect", new ConnectException("Connection refused")));
+
+        FailureAnalysis analysis = analyzer.analyze(failure);
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("cim cannot reach Redis at redis.local:6400 (Connection refused).");
+        assertThat(analysis.getAction()).contains("--cim.server.redis.embedded=true");
+    }
+
+    @Test
+    void analyze_otherFailures_isLeftToOtherAnalyzers() {
+        assertThat(analyzer.analyze(new IllegalStateException("something else"))).isNull();
+    }
+}
