@@ -141,7 +141,9 @@ class CimServerConfiguration {
 
     @Bean
     CimServer cimServer(CimServerProperties properties, ChatService chat, PresenceStore presence) {
-        return new CimServer(properties, chat, presence);
+        return new CimServer(new CimServer.Settings(properties.host(), properties.port(), properties.effectiveIoThreads(),
+                properties.epoll(), (int) properties.maxFrameSize().toBytes(), properties.idleTimeout(),
+                properties.idleTimeout(), properties.shutdown().grace(), properties.shutdown().spread()), chat, presence);
     }
 
     /**

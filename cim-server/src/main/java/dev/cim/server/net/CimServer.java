@@ -2,7 +2,6 @@ package dev.cim.server.net;
 
 import dev.cim.common.net.NettyTransport;
 import dev.cim.common.protocol.Envelopes;
-import dev.cim.server.CimServerProperties;
 import dev.cim.server.chat.ChatService;
 import dev.cim.server.store.PresenceStore;
 import io.netty.bootstrap.ServerBootstrap;
@@ -16,6 +15,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +50,25 @@ public final class CimServer implements SmartLifecycle {
     /** Writes above this are queued but the channel reads as unwritable; the session's window bounds them. */
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
 
-    private final CimServerProperties properties;
+    /**
+     * What the TCP server needs to know (the server module's properties, as plain values).
+     *
+     * @param host           the address to listen on
+     * @param port           the port; 0 for a free one
+     * @param ioThreads      I/O event loops
+     * @param epoll          Linux's epoll where it loads, else NIO
+     * @param maxFrameLength the longest frame accepted
+     * @param idleTimeout    a connection silent this long is closed
+     * @param loginTimeout   a connection not logged in after this long is closed
+     * @param shutdownGrace  how long clients have to leave when the server stops
+     * @param shutdownSpread the window clients spread their reconnections over
+     */
+    public record Settings(String host, int port, int ioThreads, boolean epoll, int maxFrameLength,
+            Duration idleTimeout, Duration loginTimeout, Duration shutdownGrace,
+            Duration shutdownSpread) {
+    }
+
+    private final Settings settings;
     private final ChatService chat;
     private final PresenceStore presence;
 
@@ -59,8 +77,8 @@ public final class CimServer implements SmartLifecycle {
     private ChannelGroup channels;
     private volatile Channel serverChannel;
 
-    public CimServer(CimServerProperties properties, ChatService chat, PresenceStore presence) {
-        this.properties = properties;
+    public CimServer(Settings settings, ChatService chat, PresenceStore presence) {
+        this.settings = settings;
         this.chat = chat;
         this.presence = presence;
     }
@@ -70,9 +88,9 @@ public final class CimServer implements SmartLifecycle {
         if (serverChannel != null) {
             return;
         }
-        NettyTransport transport = NettyTransport.of(properties.epoll());
+        NettyTransport transport = NettyTransport.of(settings.epoll());
         acceptor = transport.group(1, new DefaultThreadFactory("cim-accept"));
-        io = transport.group(properties.effectiveIoThreads(), new DefaultThreadFactory("cim-io"));
+        io = transport.group(settings.ioThreads(), new DefaultThreadFactory("cim-io"));
         channels = new DefaultChannelGroup("cim-connections", GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, io)
@@ -80,17 +98,17 @@ public final class CimServer implements SmartLifecycle {
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                .childHandler(new CimServerInitializer(chat, channels, (int) properties.maxFrameSize().toBytes(),
-                        properties.idleTimeout(), properties.idleTimeout()));
+                .childHandler(new CimServerInitializer(chat, channels, settings.maxFrameLength(),
+                        settings.idleTimeout(), settings.loginTimeout()));
         try {
-            serverChannel = bootstrap.bind(properties.host(), properties.port()).syncUninterruptibly().channel();
+            serverChannel = bootstrap.bind(settings.host(), settings.port()).syncUninterruptibly().channel();
         } catch (Exception e) {
             shutDownPools();
-            throw new ServerBindException(properties.host(), properties.port(), e);
+            throw new ServerBindException(settings.host(), settings.port(), e);
         }
         log.info("cim server node {} listening on {} ({}, {} I/O threads, idle timeout {}, max frame {} bytes)",
-                presence.nodeId(), address(), transport.name(), properties.effectiveIoThreads(),
-                properties.idleTimeout(), properties.maxFrameSize().toBytes());
+                presence.nodeId(), address(), transport.name(), settings.ioThreads(),
+                settings.idleTimeout(), settings.maxFrameLength());
     }
 
     /** The port the server listens on: the bound one when {@code cim.server.port} was 0. */
@@ -105,7 +123,7 @@ public final class CimServer implements SmartLifecycle {
     /** {@code host:port} as bound, or as configured before binding. */
     public String address() {
         Channel channel = serverChannel;
-        return channel == null ? properties.host() + ":" + properties.port() : properties.host() + ":" + port();
+        return channel == null ? settings.host() + ":" + settings.port() : settings.host() + ":" + port();
     }
 
     /** Open client connections. */
@@ -124,9 +142,9 @@ public final class CimServer implements SmartLifecycle {
         int open = channels.size();
         List<String> others = otherNodes();
         channels.writeAndFlush(Envelopes.goAway("the server node " + presence.nodeId() + " is stopping", others,
-                properties.shutdown().spread().toMillis()));
+                settings.shutdownSpread().toMillis()));
         // Clients leave on GoAway: wait until all have, or the grace is over.
-        channels.newCloseFuture().awaitUninterruptibly(properties.shutdown().grace().toMillis());
+        channels.newCloseFuture().awaitUninterruptibly(settings.shutdownGrace().toMillis());
         int stayed = channels.size();
         channels.close().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
         shutDownPools();
