@@ -8,7 +8,7 @@ public interface ScheduledJob {
     /** The job's id: unique within its scheduler, increasing in the order jobs were scheduled. */
     long id();
 
-    /** When the job is due: it never runs before this instant, and normally within one tick after. */
+    /** When the job is due: it never runs before this instant, and normally within tick / slots after. */
     Instant dueAt();
 
     /**
