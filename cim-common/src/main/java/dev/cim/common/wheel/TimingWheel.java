@@ -35,8 +35,10 @@ import java.util.function.Consumer;
  * tick-wide slot comes due its jobs cascade into the sub-slots of their own deadlines, a bucket sort
  * that costs O(1) per job, and each sub-slot fires when its own instant comes. A job due at
  * {@code deadline} fires at the first slot instant not before it, {@code ceil((deadline - origin) /
- * resolution)}: never early, and late by less than one resolution (2 µs at a 1 ms tick and 512
- * slots). A power of two makes that a shift, not a division, on every filing.
+ * resolution)}: never early, and late by less than one resolution (1 µs at a 1 ms tick and 512
+ * slots). A power of two makes that a shift, not a division, on every filing. An entry that reaches
+ * the wheel (from the inbox, or from a cascade) when its deadline has already passed fires at once:
+ * a job scheduled while the thread sleeps wakes it for its exact deadline.
  *
  * <h3>An example</h3>
  * Eight slots (three bits), two rings, cursor at slot 5, and jobs due at slots 7, 13 and 40:
@@ -68,6 +70,8 @@ final class TimingWheel {
     private final Consumer<WheelEntry> refile = this::place;
     /** The last slot processed: every bucket due at or before it has been taken. */
     private long currentTick;
+    /** The time of the last {@link #advanceTo}, in nanoseconds after the origin. */
+    private long now;
 
     /**
      * @param originNanos the instant of slot 0 on the owner's clock
@@ -131,14 +135,19 @@ final class TimingWheel {
         return (entry.deadline - origin + (1L << shift) - 1) >> shift;
     }
 
-    /** Files an entry by its due slot, or hands it to the expiry sink if that slot has passed. */
+    /**
+     * Files an entry by its due slot, or hands it to the expiry sink if its deadline is not after
+     * the time of the last {@link #advanceTo}: an entry that arrives (or cascades) once its own
+     * deadline has passed fires then, not at the end of its slot.
+     */
     void place(WheelEntry entry) {
-        long due = dueTick(entry);
-        long delta = due - currentTick;
-        if (delta <= 0) {
+        long offset = entry.deadline - origin;
+        if (offset <= now) {
             expired.accept(entry);
             return;
         }
+        long due = (offset + (1L << shift) - 1) >> shift;
+        long delta = due - currentTick; // at least 1: offset > now >= currentTick << shift
         // The finest ring whose lap (2^(bits * (level + 1)) slots) is longer than delta. Past the
         // coarsest ring's lap the entry goes round it again, filed anew each time it is reached.
         int level = ringByLog2[63 - Long.numberOfLeadingZeros(delta)];
@@ -167,7 +176,8 @@ final class TimingWheel {
      * Entries already refiled from it stay valid for the earlier time: nothing is due in between.
      */
     void advanceTo(long nowNanos) {
-        long target = (nowNanos - origin) >> shift;
+        now = Math.max(now, nowNanos - origin);
+        long target = now >> shift;
         for (long tick = nextEventTick(); tick <= target; tick = nextEventTick()) {
             currentTick = tick;
             try {
@@ -177,9 +187,7 @@ final class TimingWheel {
                 throw failure;
             }
         }
-        if (target > currentTick) {
-            currentTick = target;
-        }
+        currentTick = Math.max(currentTick, target);
     }
 
     /** Takes the buckets of every ring whose cursor reaches slot {@code tick}, coarsest first. */

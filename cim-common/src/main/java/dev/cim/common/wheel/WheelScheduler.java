@@ -165,7 +165,7 @@ final class WheelScheduler implements DelayScheduler {
         inbox.offerScheduled(entry);
         long due = entry.deadline - origin;
         if (due < alarm.at()) { // read after the push: see Alarm
-            alarm.ringBy(slotInstant(due));
+            alarm.ringBy(due); // the pass at that time files it past its deadline, so fires it
         }
         if (phase == Phase.STOPPED) {
             rejectLateArrivals(entry);
@@ -195,11 +195,6 @@ final class WheelScheduler implements DelayScheduler {
         if (entry.state() == JobState.DISCARDED) {
             throw new RejectedExecutionException("the scheduler stopped and takes no new jobs");
         }
-    }
-
-    /** When an entry due {@code due} ns after the origin fires: the end of its resolution slot. */
-    private long slotInstant(long due) {
-        return ((due + (1L << resolutionShift) - 1) >> resolutionShift) << resolutionShift;
     }
 
     /**
