@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The one markdown table WheelComparison prints: a row per measurement, a column per timer, then the
@@ -49,6 +50,12 @@ final class ResultTable {
     }
 
     private final List<Row> rows = new ArrayList<>();
+    private final Set<TimerKind> timers;
+
+    /** @param timers the columns, in {@link TimerKind} order */
+    ResultTable(Set<TimerKind> timers) {
+        this.timers = timers;
+    }
 
     Row add(String measurement) {
         Row row = new Row(measurement);
@@ -59,14 +66,14 @@ final class ResultTable {
     String toMarkdown() {
         StringBuilder out = new StringBuilder();
         out.append("| measurement |");
-        for (TimerKind kind : TimerKind.values()) {
+        for (TimerKind kind : timers) {
             out.append(' ').append(kind.label()).append(" |");
         }
         out.append(" target | ratio | met? |\n|---|");
-        out.append("---|".repeat(TimerKind.values().length)).append("---|---|---|\n");
+        out.append("---|".repeat(timers.size())).append("---|---|---|\n");
         for (Row row : rows) {
             out.append("| ").append(row.measurement).append(" |");
-            for (TimerKind kind : TimerKind.values()) {
+            for (TimerKind kind : timers) {
                 out.append(' ').append(row.cells.getOrDefault(kind, "—")).append(" |");
             }
             out.append(' ').append(row.target).append(" | ").append(row.ratio).append(" | ")

@@ -5,10 +5,12 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Compares our delay wheel with Netty's {@code HashedWheelTimer}, Kafka's {@code SystemTimer} and
@@ -31,14 +33,18 @@ import java.util.TreeSet;
 public final class WheelComparison {
 
     private final Settings settings;
-    private final ResultTable table = new ResultTable();
+    private final Set<TimerKind> timers;
+    private final ResultTable table;
 
-    private WheelComparison(Settings settings) {
+    private WheelComparison(Settings settings, Set<TimerKind> timers) {
         this.settings = settings;
+        this.timers = timers;
+        this.table = new ResultTable(timers);
     }
 
     public static void main(String[] args) throws Exception {
         Set<Integer> parts = new TreeSet<>(Set.of(1, 2, 3, 4, 5));
+        Set<TimerKind> timers = EnumSet.allOf(TimerKind.class);
         boolean quick = false;
         int rounds = 5;
         for (String arg : args) {
@@ -51,17 +57,23 @@ public final class WheelComparison {
                     }
                     parts.add(number);
                 }
+            } else if (arg.startsWith("--timers=")) {
+                timers.clear();
+                for (String name : arg.substring("--timers=".length()).split(",")) {
+                    timers.add(TimerKind.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+                }
             } else if (arg.equals("--quick")) {
                 quick = true;
             } else if (arg.startsWith("--rounds=")) {
                 rounds = Integer.parseInt(arg.substring("--rounds=".length()));
             } else {
-                throw new IllegalArgumentException("unknown argument (expected: --parts=1,2,.. --quick --rounds=N): " + arg);
+                throw new IllegalArgumentException("unknown argument (expected: --parts=1,2,.. --timers=OURS,HWT,KAFKA,STPE"
+                        + " --quick --rounds=N): " + arg);
             }
         }
         CpuClock.enable();
         ZonedDateTime started = ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS);
-        WheelComparison run = new WheelComparison(new Settings(quick, rounds, Math.min(2, rounds - 1)));
+        WheelComparison run = new WheelComparison(new Settings(quick, rounds, Math.min(2, rounds - 1)), timers);
         if (parts.contains(1)) {
             run.scheduleCost();
         }
@@ -88,7 +100,7 @@ public final class WheelComparison {
         long[] delays = ScheduleCost.delaysMillis(settings.costJobs());
         for (int threads = 1; threads <= 2; threads++) {
             Map<TimerKind, ScheduleCost.Result> results = new EnumMap<>(TimerKind.class);
-            for (TimerKind kind : TimerKind.values()) {
+            for (TimerKind kind : timers) {
                 results.put(kind, ScheduleCost.measure(kind, threads, delays, settings));
             }
             String what = "1. schedule " + jobs(delays.length) + " (1..3600 s), " + threads + " thread"
@@ -96,17 +108,17 @@ public final class WheelComparison {
             ResultTable.Row caller = table.add(what + "caller CPU ns/job");
             ResultTable.Row full = table.add(what + "**full** ns/job (caller + timer thread)");
             ResultTable.Row gc = table.add(what + "GC pause ms per 1 M jobs in the window (not in the above)");
-            for (TimerKind kind : TimerKind.values()) {
+            for (TimerKind kind : timers) {
                 caller.cell(kind, results.get(kind).callerNsPerJob().format(1));
                 full.cell(kind, results.get(kind).fullNsPerJob().format(1));
                 gc.cell(kind, results.get(kind).gcMillisPerMillion().format(1));
             }
-            double oursCaller = results.get(TimerKind.OURS).callerNsPerJob().median();
-            double oursFull = results.get(TimerKind.OURS).fullNsPerJob().median();
-            double hwtFull = results.get(TimerKind.HWT).fullNsPerJob().median();
-            caller.info("ours ÷ HWT", oursCaller, results.get(TimerKind.HWT).callerNsPerJob().median());
+            double oursCaller = median(results, TimerKind.OURS, ScheduleCost.Result::callerNsPerJob);
+            double oursFull = median(results, TimerKind.OURS, ScheduleCost.Result::fullNsPerJob);
+            double hwtFull = median(results, TimerKind.HWT, ScheduleCost.Result::fullNsPerJob);
+            caller.info("ours ÷ HWT", oursCaller, median(results, TimerKind.HWT, ScheduleCost.Result::callerNsPerJob));
             if (threads == 1) {
-                full.target("ours ÷ HWT ≤ 0.8", oursFull, hwtFull, oursFull <= 0.8 * hwtFull);
+                full.target("ours ÷ HWT ≤ 0.8", oursFull, hwtFull, verdict(oursFull, hwtFull, oursFull <= 0.8 * hwtFull));
             } else {
                 full.info("ours ÷ HWT", oursFull, hwtFull);
             }
@@ -116,7 +128,7 @@ public final class WheelComparison {
     private void cancelCost() throws InterruptedException {
         long[] delays = ScheduleCost.delaysMillis(settings.costJobs());
         Map<TimerKind, CancelCost.Result> results = new EnumMap<>(TimerKind.class);
-        for (TimerKind kind : TimerKind.values()) {
+        for (TimerKind kind : timers) {
             results.put(kind, CancelCost.measure(kind, delays, settings));
         }
         long probeMillis = CancelCost.TICK.toMillis();
@@ -127,7 +139,7 @@ public final class WheelComparison {
                 + probeMillis + " ms) after the last cancel");
         ResultTable.Row release = table.add("2. all memory released after cancel, ms (upper bound, ≥ " + probeMillis
                 + " by method; [longest full GC])");
-        for (TimerKind kind : TimerKind.values()) {
+        for (TimerKind kind : timers) {
             CancelCost.Result result = results.get(kind);
             caller.cell(kind, result.callerNsPerJob().format(1));
             full.cell(kind, result.fullNsPerJob().format(1));
@@ -136,39 +148,39 @@ public final class WheelComparison {
             release.cell(kind, released + (result.unreleased() > 0 ? " [" + result.unreleased() + " round(s) > 20 s]" : "")
                     + String.format(Locale.ROOT, " [GC ≤ %.0f ms]", result.longestGcMillis()));
         }
-        CancelCost.Result ours = results.get(TimerKind.OURS);
-        CancelCost.Result hwt = results.get(TimerKind.HWT);
-        caller.target("ours ÷ HWT ≤ 1", ours.callerNsPerJob().median(), hwt.callerNsPerJob().median(),
-                ours.callerNsPerJob().median() <= hwt.callerNsPerJob().median());
-        full.target("ours ÷ HWT ≤ 1", ours.fullNsPerJob().median(), hwt.fullNsPerJob().median(),
-                ours.fullNsPerJob().median() <= hwt.fullNsPerJob().median());
-        atTick.target("100% (median): released within 1 tick", ours.goneAtOneTickPercent().median(), 100,
-                ours.goneAtOneTickPercent().median() >= 100);
-        if (!ours.releaseMillis().isEmpty() && !hwt.releaseMillis().isEmpty()) {
-            release.info("ours ÷ HWT", ours.releaseMillis().median(), hwt.releaseMillis().median());
-        }
+        double oursCaller = median(results, TimerKind.OURS, CancelCost.Result::callerNsPerJob);
+        double hwtCaller = median(results, TimerKind.HWT, CancelCost.Result::callerNsPerJob);
+        double oursFull = median(results, TimerKind.OURS, CancelCost.Result::fullNsPerJob);
+        double hwtFull = median(results, TimerKind.HWT, CancelCost.Result::fullNsPerJob);
+        double oursGone = median(results, TimerKind.OURS, CancelCost.Result::goneAtOneTickPercent);
+        caller.target("ours ÷ HWT ≤ 1", oursCaller, hwtCaller, verdict(oursCaller, hwtCaller, oursCaller <= hwtCaller));
+        full.target("ours ÷ HWT ≤ 1", oursFull, hwtFull, verdict(oursFull, hwtFull, oursFull <= hwtFull));
+        atTick.target("100% (median): released within 1 tick", oursGone, 100, verdict(oursGone, 100, oursGone >= 100));
+        release.info("ours ÷ HWT", median(results, TimerKind.OURS, CancelCost.Result::releaseMillis),
+                median(results, TimerKind.HWT, CancelCost.Result::releaseMillis));
     }
 
     private void heapPerJob() throws InterruptedException {
         long[] delays = ScheduleCost.delaysMillis(settings.costJobs());
         Map<TimerKind, RoundStats> results = new EnumMap<>(TimerKind.class);
-        for (TimerKind kind : TimerKind.values()) {
+        for (TimerKind kind : timers) {
             results.put(kind, HeapPerJob.measure(kind, delays, settings));
         }
         ResultTable.Row row = table.add("3. retained heap bytes per pending job (" + jobs(delays.length)
                 + " pending, job object shared; Kafka's includes its TimerTask wrapper)");
-        for (TimerKind kind : TimerKind.values()) {
+        for (TimerKind kind : timers) {
             row.cell(kind, results.get(kind).format(1));
         }
-        double ours = results.get(TimerKind.OURS).median();
-        row.target("≤ 48 B (ours ÷ 48)", ours, 48, ours <= 48);
+        double ours = median(results, TimerKind.OURS, stats -> stats);
+        row.target("≤ 48 B (ours ÷ 48)", ours, 48, verdict(ours, 48, ours <= 48));
     }
 
     private void lateness() throws InterruptedException {
-        Lateness.Result executor = Lateness.measure(TimerKind.STPE, Duration.ZERO, settings);
+        Lateness.Result executor = timers.contains(TimerKind.STPE)
+                ? Lateness.measure(TimerKind.STPE, Duration.ZERO, settings) : null;
         for (Duration tick : new Duration[] {Duration.ofMillis(1), Duration.ofMillis(10)}) {
             Map<TimerKind, Lateness.Result> results = new EnumMap<>(TimerKind.class);
-            for (TimerKind kind : TimerKind.values()) {
+            for (TimerKind kind : timers) {
                 if (kind != TimerKind.STPE) {
                     results.put(kind, Lateness.measure(kind, tick, settings));
                 }
@@ -177,19 +189,41 @@ public final class WheelComparison {
             ResultTable.Row row = table.add("4. lateness p50 / p99 / max ms [early runs], " + jobs(settings.latenessJobs())
                     + " jobs over 0..2 s, tick " + tickMillis + " ms");
             results.forEach((kind, result) -> row.cell(kind, latenessCell(result)));
-            row.cell(TimerKind.STPE, tickMillis == 1 ? latenessCell(executor) + " (no tick)" : "(no tick: see 1 ms row)");
+            if (executor != null) {
+                row.cell(TimerKind.STPE, tickMillis == 1 ? latenessCell(executor) + " (no tick)" : "(no tick: see 1 ms row)");
+            }
             Lateness.Result ours = results.get(TimerKind.OURS);
-            boolean clean = ours.missing() == 0 && ours.lateness().countNegative() == 0;
-            double oursP99 = ours.lateness().percentile(99);
+            boolean clean = ours != null && ours.missing() == 0 && ours.lateness().countNegative() == 0;
+            double oursP99 = ours == null ? Double.NaN : ours.lateness().percentile(99);
             if (tickMillis == 1) {
-                double executorP99 = executor.lateness().percentile(99);
+                double executorP99 = executor == null ? Double.NaN : executor.lateness().percentile(99);
                 row.target("p99 ≤ 2× STPE's (ours ÷ STPE), 0 early", oursP99, executorP99,
-                        clean && oursP99 <= 2 * executorP99);
+                        verdict(oursP99, executorP99, clean && oursP99 <= 2 * executorP99));
             } else {
-                row.target("p99 ≤ tick + 2 ms, 0 early (ours ÷ HWT)", oursP99,
-                        results.get(TimerKind.HWT).lateness().percentile(99), clean && oursP99 <= tick.toNanos() + 2e6);
+                double hwtP99 = results.containsKey(TimerKind.HWT)
+                        ? results.get(TimerKind.HWT).lateness().percentile(99) : Double.NaN;
+                row.target("p99 ≤ tick + 2 ms, 0 early (ours ÷ HWT)", oursP99, hwtP99,
+                        verdict(oursP99, 1, clean && oursP99 <= tick.toNanos() + 2e6));
             }
         }
+    }
+
+    /** A timer's figure from a part's results: NaN when that timer was not run (see --timers). */
+    private static <R> double median(Map<TimerKind, R> results, TimerKind kind, Function<R, Object> figure) {
+        R result = results.get(kind);
+        if (result == null) {
+            return Double.NaN;
+        }
+        Object value = figure.apply(result);
+        if (value instanceof RoundStats stats) {
+            return stats.isEmpty() ? Double.NaN : stats.median();
+        }
+        return (Double) value;
+    }
+
+    /** The verdict, or none when a figure it compares is missing. */
+    private static Boolean verdict(double ours, double other, boolean met) {
+        return Double.isNaN(ours) || Double.isNaN(other) ? null : met;
     }
 
     private static String latenessCell(Lateness.Result result) {
@@ -202,7 +236,7 @@ public final class WheelComparison {
     private void idleCpu() throws InterruptedException {
         for (int pending : new int[] {0, settings.idlePending()}) {
             Map<TimerKind, IdleCpu.Result> results = new EnumMap<>(TimerKind.class);
-            for (TimerKind kind : TimerKind.values()) {
+            for (TimerKind kind : timers) {
                 results.put(kind, IdleCpu.measure(kind, pending, settings));
             }
             String what = "5. idle CPU, % of one core, " + (pending == 0 ? "nothing pending" : jobs(pending)
@@ -213,12 +247,14 @@ public final class WheelComparison {
                 threads.cell(kind, String.format(Locale.ROOT, "%.3f", result.timerPercent()));
                 process.cell(kind, String.format(Locale.ROOT, "%.3f", result.processPercent()));
             });
-            IdleCpu.Result ours = results.get(TimerKind.OURS);
-            IdleCpu.Result kafka = results.get(TimerKind.KAFKA);
-            threads.target("≤ Kafka's (ours ÷ Kafka)", ours.timerPercent(), kafka.timerPercent(),
-                    ours.timerPercent() <= kafka.timerPercent());
-            process.target("≤ Kafka's (ours ÷ Kafka)", ours.processPercent(), kafka.processPercent(),
-                    ours.processPercent() <= kafka.processPercent());
+            double oursThreads = median(results, TimerKind.OURS, IdleCpu.Result::timerPercent);
+            double kafkaThreads = median(results, TimerKind.KAFKA, IdleCpu.Result::timerPercent);
+            double oursProcess = median(results, TimerKind.OURS, IdleCpu.Result::processPercent);
+            double kafkaProcess = median(results, TimerKind.KAFKA, IdleCpu.Result::processPercent);
+            threads.target("≤ Kafka's (ours ÷ Kafka)", oursThreads, kafkaThreads,
+                    verdict(oursThreads, kafkaThreads, oursThreads <= kafkaThreads));
+            process.target("≤ Kafka's (ours ÷ Kafka)", oursProcess, kafkaProcess,
+                    verdict(oursProcess, kafkaProcess, oursProcess <= kafkaProcess));
         }
     }
 

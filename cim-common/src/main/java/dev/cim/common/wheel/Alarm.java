@@ -12,7 +12,9 @@ import java.lang.invoke.VarHandle;
  * until {@code t} must be woken by any entry due before {@code t}. A scheduling thread therefore
  * pushes its entry first and reads the alarm after; only if its entry is due earlier does it lower
  * the alarm (a compare-and-set) and unpark the ticker. Later entries cost the read alone, and of
- * many entries due early only the ones that lower the alarm further wake anyone.
+ * many entries due early only the ones that lower the alarm further wake anyone. (The first entry
+ * into an empty inbox also asks for a pass within a tick, so that a burst is filed while it is
+ * fresh rather than piling up until the next occupied slot.)
  *
  * <p>The ticker, at the end of a pass, {@linkplain #set sets} the alarm to the wheel's next event,
  * which can be later than the value it replaces; then it takes the inbox once more. A thread that

@@ -26,10 +26,16 @@ final class EntryInbox {
     private final AtomicReference<WheelEntry> scheduled = new AtomicReference<>();
     private final AtomicReference<WheelEntry> cancelled = new AtomicReference<>();
 
-    /** Hands over a new entry. Any thread. */
-    void offerScheduled(WheelEntry entry) {
+    /**
+     * Hands over a new entry. Any thread.
+     *
+     * @return whether it is the first since the owner last took them
+     */
+    boolean offerScheduled(WheelEntry entry) {
         entry.next = LINKING; // published by the getAndSet below
-        entry.setNextRelease(scheduled.getAndSet(entry));
+        WheelEntry below = scheduled.getAndSet(entry);
+        entry.setNextRelease(below);
+        return below == null;
     }
 
     /**
@@ -79,10 +85,6 @@ final class EntryInbox {
         }
     }
 
-    /** Whether nothing has been handed over since the last drain. Any thread; a hint only. */
-    boolean isEmpty() {
-        return scheduled.get() == null && cancelled.get() == null;
-    }
 
     /** Takes every cancelled entry handed over so far and gives each to {@code sink}. Only the owner. */
     void drainCancelled(Consumer<WheelEntry> sink) {

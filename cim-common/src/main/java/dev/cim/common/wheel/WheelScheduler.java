@@ -35,10 +35,12 @@ import org.slf4j.LoggerFactory;
  * <h3>Wake-ups</h3>
  * The ticker does not tick: it sleeps until the {@link Alarm}, which each pass sets to the wheel's
  * next occupied slot ({@link Alarm#NEVER} when there is none). A schedule due before the alarm lowers
- * it and wakes the ticker; a far-future schedule only reads it. The first cancellation after a pass
- * sets the alarm at most one tick ahead, so cancelled entries leave the wheel and the count within a
- * tick without waking the ticker once per cancel. The ticker thread itself starts on the first
- * schedule.
+ * it and wakes the ticker; a far-future schedule only reads it. The first schedule and the first
+ * cancellation after a pass set the alarm at most one tick ahead, so new entries are filed and
+ * cancelled ones leave the wheel and the count within a tick, in one pass per tick however many
+ * arrive: the inbox never grows for long, and a burst costs no wake-up per job. With nothing
+ * scheduled or cancelled the ticker wakes only for the wheel's occupied slots. The ticker thread
+ * itself starts on the first schedule.
  *
  * <h3>Counting</h3>
  * {@link #pending()} is the number of ids handed out minus the number of jobs that reached a
@@ -161,11 +163,14 @@ final class WheelScheduler implements DelayScheduler {
             throw new RejectedExecutionException("too many pending jobs: the cap is " + maxPending
                     + " (cim.wheel.max-pending)");
         }
-        WheelEntry entry = new WheelEntry(this, id, clock.nanoTime() + delayNanos, job);
-        inbox.offerScheduled(entry);
-        long due = entry.deadline - origin;
-        if (due < alarm.at()) { // read after the push: see Alarm
-            alarm.ringBy(due); // the pass at that time files it past its deadline, so fires it
+        long now = clock.nanoTime();
+        WheelEntry entry = new WheelEntry(this, id, now + delayNanos, job);
+        long lookBy = delayNanos + now - origin;
+        if (inbox.offerScheduled(entry)) { // the first since the last pass: have it filed within a tick
+            lookBy = Math.min(lookBy, now - origin + tickNanos);
+        }
+        if (lookBy < alarm.at()) { // read after the push: see Alarm
+            alarm.ringBy(lookBy); // a pass past the deadline files the entry past it, so fires it
         }
         if (phase == Phase.STOPPED) {
             rejectLateArrivals(entry);

@@ -119,21 +119,32 @@ class WheelSchedulerTest {
     }
 
     @Test
-    void schedule_dueBeforeTheAlarm_bringsTheAlarmForwardToItsSlot() {
+    void schedule_farFuture_isFiledWithinATickThenSleepsUntilItsNextCascade() {
         wheel.schedule(recording("far"), Duration.ofMinutes(30));
-        wheel.advance();
-        long farAlarm = wheel.nanosUntilAlarm();
-        assertThat(farAlarm).as("asleep until the far job's next cascade, not the next tick")
-                .isGreaterThan(TICK.toNanos());
 
-        wheel.schedule(recording("near"), Duration.ofMillis(15));
+        assertThat(wheel.nanosUntilAlarm()).as("a pass to file it, a tick after the first schedule")
+                .isEqualTo(TICK.toNanos());
+        advance(TICK);
+        assertThat(wheel.nanosUntilAlarm()).as("then asleep until the far job's next cascade, not the next tick")
+                .isGreaterThan(Duration.ofSeconds(1).toNanos());
+        wheel.schedule(recording("later"), Duration.ofMinutes(40));
+        assertThat(wheel.nanosUntilAlarm()).as("a burst is filed once a tick, not once a job")
+                .isEqualTo(TICK.toNanos());
+    }
+
+    @Test
+    void schedule_dueBeforeTheAlarm_bringsTheAlarmForwardToItsOwnDeadline() {
+        wheel.schedule(recording("far"), Duration.ofMinutes(30));
+        advance(TICK);
+
+        wheel.schedule(recording("near"), Duration.ofMillis(5));
 
         assertThat(wheel.nanosUntilAlarm()).as("woken for the near job's own deadline")
-                .isEqualTo(Duration.ofMillis(15).toNanos());
+                .isEqualTo(Duration.ofMillis(5).toNanos());
         wheel.schedule(recording("later"), Duration.ofMinutes(1));
         assertThat(wheel.nanosUntilAlarm()).as("a later job leaves the alarm alone")
-                .isEqualTo(Duration.ofMillis(15).toNanos());
-        advance(Duration.ofMillis(15));
+                .isEqualTo(Duration.ofMillis(5).toNanos());
+        advance(Duration.ofMillis(5));
         assertThat(ran).as("run at its deadline: it reached the wheel after it").containsExactly("near");
     }
 
