@@ -13,17 +13,22 @@ package dev.cim.common.wheel;
 final class OccupancyBitmap {
 
     private final int slots;
-    private final int bits;
     private final int mask;
     private final int wordsPerRing;
+    /** A code's word is {@code code >>> wordShift} and its bit {@code code & bitMask} (see below). */
+    private final int wordShift;
+    private final int bitMask;
     private final long[] words;
 
     OccupancyBitmap(int levels, int slots) {
         assert Integer.bitCount(slots) == 1 && slots >= 2 && levels >= 1;
         this.slots = slots;
-        this.bits = Integer.numberOfTrailingZeros(slots);
         this.mask = slots - 1;
         this.wordsPerRing = Math.max(1, slots >>> 6);
+        // With 64 slots or more a ring fills whole words, so a code is a plain bit number; with fewer
+        // each ring has a word of its own and the code's index within the ring is the bit.
+        this.wordShift = slots >= 64 ? 6 : Integer.numberOfTrailingZeros(slots);
+        this.bitMask = slots >= 64 ? 63 : mask;
         this.words = new long[levels * wordsPerRing];
     }
 
@@ -45,12 +50,11 @@ final class OccupancyBitmap {
     }
 
     private int word(int code) {
-        return (code >>> bits) * wordsPerRing + ((code & mask) >>> 6);
+        return code >>> wordShift;
     }
 
-    /** The bucket's bit within its word: a shift by the index uses only its low six bits. */
     private long bit(int code) {
-        return 1L << (code & mask);
+        return 1L << (code & bitMask);
     }
 
     /**

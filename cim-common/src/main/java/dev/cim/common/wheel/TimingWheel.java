@@ -61,7 +61,8 @@ final class TimingWheel {
     private final int shift;
     private final int bits;
     private final int mask;
-    private final WheelBucket[] buckets;
+    /** Every ring's buckets, ring after ring, as their sentinels (see {@link WheelBucket}). */
+    private final WheelEntry[] buckets;
     private final OccupancyBitmap occupied;
     private final int levels;
     /** The ring for a delay by the position of its highest bit: a lookup, as division is slow. */
@@ -89,9 +90,9 @@ final class TimingWheel {
         this.levels = levels;
         this.expired = expired;
         this.occupied = new OccupancyBitmap(levels, slots);
-        this.buckets = new WheelBucket[levels * slots];
+        this.buckets = new WheelEntry[levels * slots];
         for (int code = 0; code < buckets.length; code++) {
-            buckets[code] = new WheelBucket(code);
+            buckets[code] = WheelBucket.create(code);
         }
         for (int log2 = 0; log2 < 64; log2++) {
             ringByLog2[log2] = (byte) Math.min(log2 / bits, levels - 1);
@@ -152,7 +153,7 @@ final class TimingWheel {
         // coarsest ring's lap the entry goes round it again, filed anew each time it is reached.
         int level = ringByLog2[63 - Long.numberOfLeadingZeros(delta)];
         int code = occupied.code(level, (int) ((due >>> (bits * level)) & mask));
-        buckets[code].add(entry);
+        WheelBucket.add(buckets[code], entry);
         occupied.set(code);
     }
 
@@ -208,11 +209,11 @@ final class TimingWheel {
             return;
         }
         occupied.clear(code); // refiling may set it again, for a later lap
-        WheelBucket bucket = buckets[code];
+        WheelEntry bucket = buckets[code];
         try {
-            bucket.drainTo(refile);
+            WheelBucket.drainTo(bucket, refile);
         } finally {
-            if (!bucket.isEmpty()) {
+            if (!WheelBucket.isEmpty(bucket)) {
                 occupied.set(code);
             }
         }
@@ -250,8 +251,8 @@ final class TimingWheel {
 
     /** Visits every filed entry in place. */
     void forEach(Consumer<WheelEntry> visitor) {
-        for (WheelBucket bucket : buckets) {
-            bucket.forEach(visitor);
+        for (WheelEntry bucket : buckets) {
+            WheelBucket.forEach(bucket, visitor);
         }
     }
 
@@ -259,7 +260,7 @@ final class TimingWheel {
     void drainAll(Consumer<WheelEntry> sink) {
         for (int code = 0; code < buckets.length; code++) {
             occupied.clear(code);
-            buckets[code].drainTo(sink);
+            WheelBucket.drainTo(buckets[code], sink);
         }
     }
 }
