@@ -1,7 +1,5 @@
 package dev.cim.benchmark;
 
-import com.sun.management.OperatingSystemMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Two figures per window: the CPU time of all the timer's threads ({@link TimerUnderTest#allThreads()})
  * over the window's wall time, which is what the timer itself costs; and the CPU time of the whole
- * process, which also counts what the JVM does meanwhile (JIT compiler, GC and service threads, the
+ * process ({@link ProcessCpu}), which also counts what the JVM does meanwhile (JIT compiler, GC and service threads, the
  * harness thread asleep): the figure an operator's {@code top} shows, but with a baseline common to
  * all timers. Netty's worker walks its current bucket every tick (about {@code pending / 512}
  * timeouts); Kafka's reaper polls its queue of buckets at least every 200 ms; the executor's thread
@@ -28,9 +26,6 @@ final class IdleCpu {
     }
 
     static final long CALM_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-
-    private static final OperatingSystemMXBean OS =
-            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private IdleCpu() {
     }
@@ -51,13 +46,14 @@ final class IdleCpu {
             List<Thread> threads = timer.allThreads();
             long wall0 = System.nanoTime();
             long threads0 = cpuOf(threads);
-            long process0 = OS.getProcessCpuTime();
+            ProcessCpu.Reading process0 = ProcessCpu.read();
             CpuClock.sleepNanos(settings.idleWindowNanos());
-            long process1 = OS.getProcessCpuTime();
+            ProcessCpu.Reading process1 = ProcessCpu.read();
             long threads1 = cpuOf(threads);
             long wall = System.nanoTime() - wall0;
 
-            Result result = new Result(100.0 * (threads1 - threads0) / wall, 100.0 * (process1 - process0) / wall);
+            Result result = new Result(100.0 * (threads1 - threads0) / wall,
+                    100.0 * ProcessCpu.between(process0, process1) / wall);
             Log.info("part 5 %s %,d pending (placed in %d ms): timer threads %s %.3f%%, process %.3f%% of a core"
                     + " over %d ms", kind.label(), pending, placedAfter / 1_000_000,
                     threads.stream().map(Thread::getName).toList(), result.timerPercent(), result.processPercent(),

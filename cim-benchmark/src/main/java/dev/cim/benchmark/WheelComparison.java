@@ -281,7 +281,7 @@ public final class WheelComparison {
                         + " keep cancelled tasks until due).\n\n");
         out.append("Notes:\n");
         out.append("- CPU figures come from ThreadMXBean thread CPU time; GC threads are not counted for any timer,"
-                + " except in part 5's whole-process rows (OperatingSystemMXBean process CPU time).\n");
+                + " except in part 5's whole-process rows (").append(ProcessCpu.source()).append(").\n");
         out.append("- full = (CPU of the calling threads + CPU of the timer's thread from the start until all work was"
                 + " placed/unlinked − that thread's idle CPU over an equally long window) / jobs. \"Placed\" = two zero-delay"
                 + " marker jobs scheduled one after the other have run (see TimerUnderTest#awaitSettled). The timer's"
