@@ -8,13 +8,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The thread that keeps time for a {@link WheelScheduler}. It sleeps until the scheduler's
  * {@link Alarm} (the next occupied slot of the wheel, or for ever if nothing is pending), makes a
- * pass, and sleeps again; an entry due before the alarm, or a first cancellation, wakes it earlier.
- * It sleeps to absolute instants, so a late wake-up delays that one pass and is made up at once: lateness never
- * accumulates. Jobs never run on this thread.
+ * pass, and sleeps again; an entry due before the alarm, or the first schedule or cancellation
+ * after a pass, sets the alarm earlier and wakes it. It sleeps to absolute instants, so a late
+ * wake-up delays that one pass and is made up at once: lateness never accumulates. Jobs never run
+ * on this thread.
  *
  * <p>The thread starts on the first {@link #wake()}, which comes from the first {@code schedule}:
- * an application that never schedules a job never has the thread. A ticker stopped before it
- * started never starts.
+ * an application that never schedules a job never has the thread (Netty's timer starts on its first
+ * timeout too). A ticker stopped before it started never starts.
  */
 final class WheelTicker implements Runnable {
 
