@@ -14,7 +14,8 @@ import java.lang.invoke.VarHandle;
  * the alarm (a compare-and-set) and unpark the ticker. Later entries cost the read alone, and of
  * many entries due early only the ones that lower the alarm further wake anyone. (The first entry
  * into an empty inbox also asks for a pass within a tick, so that a burst is filed while it is
- * fresh rather than piling up until the next occupied slot.)
+ * fresh rather than piling up until the next occupied slot; the first cancellation asks for one at
+ * once, with {@code ringBy(0)}: the origin is always past.)
  *
  * <p>The ticker, at the end of a pass, {@linkplain #set sets} the alarm to the wheel's next event,
  * which can be later than the value it replaces; then it takes the inbox once more. A thread that

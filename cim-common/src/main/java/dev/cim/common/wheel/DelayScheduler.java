@@ -53,7 +53,7 @@ public interface DelayScheduler extends AutoCloseable {
 
     /**
      * The number of jobs accepted and not yet finished: waiting, due, or running. A cancelled job
-     * leaves the count within one tick.
+     * leaves the count at the wheel's next pass, which the cancel asks for at once.
      */
     long pending();
 

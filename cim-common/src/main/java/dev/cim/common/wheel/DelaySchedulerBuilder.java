@@ -49,8 +49,8 @@ public final class DelaySchedulerBuilder {
      * The width of a slot of the tick ring: at least 1 ms. Default 10 ms. The wheel never wakes
      * for an empty slot, and cuts the slot that is due into {@code slots} sub-slots, so a job runs
      * at its own deadline, late by less than {@code tick / slots} (rounded down to a power of two
-     * of nanoseconds) plus the time its threads take to wake. A cancelled job leaves
-     * {@link DelayScheduler#pending()} within one tick.
+     * of nanoseconds) plus the time its threads take to wake. A burst of new jobs is filed into
+     * the wheel within one tick.
      */
     public DelaySchedulerBuilder tick(Duration tick) {
         Objects.requireNonNull(tick, "tick (expected: a Duration of at least 1ms)");

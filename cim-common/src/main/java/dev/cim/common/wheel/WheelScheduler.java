@@ -35,12 +35,14 @@ import org.slf4j.LoggerFactory;
  * <h3>Wake-ups</h3>
  * The ticker does not tick: it sleeps until the {@link Alarm}, which each pass sets to the wheel's
  * next occupied slot ({@link Alarm#NEVER} when there is none). A schedule due before the alarm lowers
- * it and wakes the ticker; a far-future schedule only reads it. The first schedule and the first
- * cancellation after a pass set the alarm at most one tick ahead, so new entries are filed and
- * cancelled ones leave the wheel and the count within a tick, in one pass per tick however many
- * arrive: the inbox never grows for long, and a burst costs no wake-up per job. With nothing
- * scheduled or cancelled the ticker wakes only for the wheel's occupied slots. The ticker thread
- * itself starts on the first schedule.
+ * it and wakes the ticker; a far-future schedule only reads it. The first schedule after a pass
+ * sets the alarm at most one tick ahead, so new entries are filed within a tick, in one pass per tick
+ * however many arrive: the inbox never grows for long, and a burst costs no wake-up per job. The
+ * first cancellation after a pass sets it to now, so cancelled entries leave the wheel (and memory,
+ * and the count) as soon as the ticker wakes; the cancellations that arrive meanwhile go in the same
+ * pass, so a bulk cancel costs one wake-up per batch, not per job. With nothing scheduled or
+ * cancelled the ticker wakes only for the wheel's occupied slots. The ticker thread itself starts
+ * on the first schedule.
  *
  * <h3>Counting</h3>
  * {@link #pending()} is the number of ids handed out minus the number of jobs that reached a
@@ -252,8 +254,8 @@ final class WheelScheduler implements DelayScheduler {
     /**
      * Unlinks the entries cancelled since the last call and takes them off {@link #pending()}, in
      * one add rather than one per cancel: like Netty's timer, a cancelled job leaves the count at
-     * the next pass (within a tick), which keeps an atomic off the cancel path. Caller holds the
-     * wheel lock.
+     * the next pass (which the first cancel after a pass asks for), which keeps an atomic off the
+     * cancel path. Caller holds the wheel lock.
      */
     private void takeCancelled() {
         cancelsTaken = 0;
@@ -300,8 +302,8 @@ final class WheelScheduler implements DelayScheduler {
     }
 
     void cancelled(WheelEntry entry) {
-        if (inbox.offerCancelled(entry)) { // the first since the last pass: have one within a tick
-            alarm.ringBy(clock.nanoTime() - origin + tickNanos);
+        if (inbox.offerCancelled(entry)) { // the first since the last pass: have one at once
+            alarm.ringBy(0); // the origin: always past, so "now", without reading the clock
         }
         if (phase == Phase.STOPPED) { // no pass will take it: count it here
             wheelLock.lock();

@@ -183,7 +183,7 @@ class WheelSchedulerTest {
     }
 
     @Test
-    void cancel_firstSinceAPass_setsTheAlarmWithinOneTick() {
+    void cancel_firstSinceAPass_wakesTheTickerAtOnce() {
         ScheduledJob far = wheel.schedule(recording("far"), Duration.ofMinutes(30));
         ScheduledJob other = wheel.schedule(recording("other"), Duration.ofMinutes(40));
         wheel.advance();
@@ -192,9 +192,9 @@ class WheelSchedulerTest {
         far.cancel();
         other.cancel();
 
-        assertThat(wheel.nanosUntilAlarm()).as("bookkeeping within one tick").isEqualTo(TICK.toNanos());
+        assertThat(wheel.nanosUntilAlarm()).as("the bookkeeping is due now").isLessThanOrEqualTo(0);
         assertThat(wheel.pending()).as("counted at the next pass").isEqualTo(2);
-        advance(TICK);
+        wheel.advance();
         assertThat(wheel.pending()).isZero();
         assertThat(wheel.nanosUntilAlarm()).as("nothing left to wake for").isEqualTo(Long.MAX_VALUE);
     }
