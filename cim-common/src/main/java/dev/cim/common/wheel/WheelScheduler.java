@@ -60,7 +60,10 @@ final class WheelScheduler implements DelayScheduler {
     }
 
     private final TimeSource clock;
-    /** The instant of slot 0 on {@link #clock}: alarm times and wheel slots count from it. */
+    /**
+     * The instant of slot 0 on {@link #clock}: alarm times and wheel slots count from it, and it is
+     * read together with {@link #wallAnchor} to show monotonic deadlines as wall-clock instants.
+     */
     private final long origin;
     private final long tickNanos;
     /** The wheel's resolution is {@code 1 << resolutionShift} ns; see {@link TimingWheel}. */
@@ -72,9 +75,8 @@ final class WheelScheduler implements DelayScheduler {
     /** The worker pool when this scheduler made it and so must shut it down; otherwise null. */
     private final ThreadPoolExecutor ownPool;
 
-    /** One reading of both clocks, to show monotonic deadlines as wall-clock instants. */
+    /** The wall-clock reading taken with {@link #origin}. */
     private final Instant wallAnchor;
-    private final long nanoAnchor;
 
     private final EntryInbox inbox = new EntryInbox();
     private final AtomicLong lastId = new AtomicLong();
@@ -109,9 +111,8 @@ final class WheelScheduler implements DelayScheduler {
         this.shutdownTimeout = config.shutdownTimeout();
         this.workers = workers;
         this.ownPool = ownPool;
-        this.nanoAnchor = clock.nanoTime();
+        this.origin = clock.nanoTime();
         this.wallAnchor = clock.instant();
-        this.origin = nanoAnchor;
         this.resolutionShift = TimingWheel.resolutionShift(tickNanos, config.slots());
         long maxDelaySlots = (maxDelayNanos >> resolutionShift) + 1;
         this.wheel = new TimingWheel(origin, resolutionShift, config.slots(),
@@ -246,11 +247,6 @@ final class WheelScheduler implements DelayScheduler {
         return 1L << resolutionShift;
     }
 
-    /** The ticker's thread, or null before the first schedule and in a scheduler advanced by hand. */
-    Thread tickerThread() {
-        return ticker == null ? null : ticker.thread();
-    }
-
     /**
      * Unlinks the entries cancelled since the last call and takes them off {@link #pending()}, in
      * one add rather than one per cancel: like Netty's timer, a cancelled job leaves the count at
@@ -325,7 +321,7 @@ final class WheelScheduler implements DelayScheduler {
 
     /** The wall-clock instant of a deadline, fixed for the scheduler's life so a due time never wobbles. */
     Instant toInstant(long deadline) {
-        return wallAnchor.plusNanos(deadline - nanoAnchor);
+        return wallAnchor.plusNanos(deadline - origin);
     }
 
     @Override

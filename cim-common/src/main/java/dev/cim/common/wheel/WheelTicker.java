@@ -57,11 +57,6 @@ final class WheelTicker implements Runnable {
         return thread;
     }
 
-    /** The thread, or null if it has not started. */
-    Thread thread() {
-        return thread;
-    }
-
     @Override
     public void run() {
         while (!stopped) {
