@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Caller-side cost of one {@code cancel} call, from one thread, for the three timers. Before each
+ * Caller-side cost of one {@code cancel} call, from one thread, for the four timers. Before each
  * measured shot a fresh timer gets {@link #BATCH} jobs (delays uniform over 1..3600 s) and places
  * them, untimed; the shot cancels them all in scheduling order, and the score is its time divided by
  * {@link #BATCH}. Single-shot mode, so {@code -w}/{@code -r} do not apply; {@code -wi}/{@code -i}
@@ -34,7 +34,7 @@ public class CancelBenchmark {
 
     static final int BATCH = 1_000_000;
 
-    @Param({"OURS", "HWT", "STPE"})
+    @Param({"OURS", "HWT", "KAFKA", "STPE"})
     public TimerKind timer;
 
     private TimerUnderTest underTest;

@@ -3,12 +3,15 @@ package dev.cim.benchmark;
 import dev.cim.common.wheel.DelayScheduler;
 import dev.cim.common.wheel.ScheduledJob;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Our {@link DelayScheduler}, one worker thread. Its ticker thread is found by name: each instance
- * gets a unique {@code threadNamePrefix}, and the builder names the ticker {@code <prefix>-ticker}.
+ * Our {@link DelayScheduler}, one worker thread. Its threads start with the first job, so the
+ * constructor runs a zero-delay job to start the ticker (and the worker) before any measurement, as
+ * the other adapters start their timers; each instance gets a unique {@code threadNamePrefix}, and
+ * the builder names the ticker {@code <prefix>-ticker} and the worker {@code <prefix>-worker-1}.
  */
 final class OursTimer implements TimerUnderTest {
 
@@ -18,11 +21,12 @@ final class OursTimer implements TimerUnderTest {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final DelayScheduler scheduler;
+    private final String prefix;
     private final Thread ticker;
     private final long tickNanos;
 
     OursTimer(Duration tick, int slots) {
-        String prefix = "bench-ours-" + INSTANCES.incrementAndGet();
+        this.prefix = "bench-ours-" + INSTANCES.incrementAndGet();
         this.tickNanos = tick.toNanos();
         this.scheduler = DelayScheduler.builder()
                 .tick(tick)
@@ -31,14 +35,21 @@ final class OursTimer implements TimerUnderTest {
                 .workerThreads(1)
                 .threadNamePrefix(prefix)
                 .build();
-        this.ticker = findThread(prefix + "-ticker");
+        start();
+        this.ticker = TimerThreads.the(prefix + "-ticker");
     }
 
-    private static Thread findThread(String name) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.getName().equals(name))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no thread named " + name));
+    private void start() {
+        MarkerJob first = new MarkerJob();
+        scheduler.schedule(first, Duration.ZERO);
+        try {
+            if (!first.await(SETTLE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the wheel did not run its first job");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the wheel", e);
+        }
     }
 
     @Override
@@ -59,6 +70,11 @@ final class OursTimer implements TimerUnderTest {
     @Override
     public Thread timerThread() {
         return ticker;
+    }
+
+    @Override
+    public List<Thread> allThreads() {
+        return TimerThreads.withPrefix(prefix + "-");
     }
 
     @Override

@@ -5,10 +5,12 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The one markdown table WheelComparison prints: a row per measurement, a column per timer, then the
- * ratio ours ÷ HashedWheelTimer, the target and whether ours met it.
+ * target, the ratio the target is about (its text says which: ours ÷ Kafka, ours ÷ STPE, ...) and
+ * whether ours met it.
  */
 final class ResultTable {
 
@@ -16,8 +18,8 @@ final class ResultTable {
     static final class Row {
         private final String measurement;
         private final Map<TimerKind, String> cells = new EnumMap<>(TimerKind.class);
+        private String target = "(info)";
         private String ratio = "";
-        private String target = "";
         private String met = "";
 
         Row(String measurement) {
@@ -29,22 +31,31 @@ final class ResultTable {
             return this;
         }
 
-        /** Sets the ratio column to {@code ours / hwt}, if both are known. */
-        Row ratio(double ours, double hwt) {
-            ratio = hwt == 0 || Double.isNaN(ours) || Double.isNaN(hwt)
-                    ? "n/a" : String.format(Locale.ROOT, "%.2f", ours / hwt);
+        /**
+         * The target, the ratio it compares ({@code ours / other}, "n/a" if either is unknown or the
+         * other is 0) and whether ours met it ({@code null}: no verdict, an information row).
+         */
+        Row target(String text, double ours, double other, Boolean met) {
+            this.target = text;
+            this.ratio = other == 0 || Double.isNaN(ours) || Double.isNaN(other)
+                    ? "n/a" : String.format(Locale.ROOT, "%.2f", ours / other);
+            this.met = met == null ? "" : met ? "yes" : "**no**";
             return this;
         }
 
-        /** The target text and whether ours met it; {@code met} null means "no target on this row". */
-        Row target(String text, Boolean met) {
-            this.target = text;
-            this.met = met == null ? "" : met ? "yes" : "**no**";
-            return this;
+        /** An information row with a ratio but no target. */
+        Row info(String ratioText, double ours, double other) {
+            return target("(info) " + ratioText, ours, other, null);
         }
     }
 
     private final List<Row> rows = new ArrayList<>();
+    private final Set<TimerKind> timers;
+
+    /** @param timers the columns, in {@link TimerKind} order */
+    ResultTable(Set<TimerKind> timers) {
+        this.timers = timers;
+    }
 
     Row add(String measurement) {
         Row row = new Row(measurement);
@@ -52,24 +63,20 @@ final class ResultTable {
         return row;
     }
 
-    boolean isEmpty() {
-        return rows.isEmpty();
-    }
-
     String toMarkdown() {
         StringBuilder out = new StringBuilder();
         out.append("| measurement |");
-        for (TimerKind kind : TimerKind.values()) {
+        for (TimerKind kind : timers) {
             out.append(' ').append(kind.label()).append(" |");
         }
-        out.append(" ratio ours÷HWT | target | met? |\n|---|");
-        out.append("---|".repeat(TimerKind.values().length)).append("---|---|---|\n");
+        out.append(" target | ratio | met? |\n|---|");
+        out.append("---|".repeat(timers.size())).append("---|---|---|\n");
         for (Row row : rows) {
             out.append("| ").append(row.measurement).append(" |");
-            for (TimerKind kind : TimerKind.values()) {
+            for (TimerKind kind : timers) {
                 out.append(' ').append(row.cells.getOrDefault(kind, "—")).append(" |");
             }
-            out.append(' ').append(row.ratio).append(" | ").append(row.target).append(" | ")
+            out.append(' ').append(row.target).append(" | ").append(row.ratio).append(" | ")
                     .append(row.met).append(" |\n");
         }
         return out.toString();

@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Caller-side wall time of one {@code schedule} call, for the three timers, from 1 and from 2
+ * Caller-side wall time of one {@code schedule} call, for the four timers, from 1 and from 2
  * threads: each measured shot schedules {@link #JOBS} jobs (delays uniform over 1..3600 s, fixed
  * seed, so nothing falls due) into a fresh timer, split evenly between the threads, and the score
  * is a thread's shot time divided by the jobs it scheduled.
@@ -45,7 +45,7 @@ public class ScheduleBenchmark {
     /** The delays of all jobs, in milliseconds; each thread takes its own contiguous share. */
     static final long[] DELAYS_MILLIS = Delays.uniform(JOBS, 1_000, 3_600_000, Delays.SEED);
 
-    @Param({"OURS", "HWT", "STPE"})
+    @Param({"OURS", "HWT", "KAFKA", "STPE"})
     public TimerKind timer;
 
     private TimerUnderTest underTest;

@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Part 1: the cost of scheduling {@code n} jobs with delays spread uniformly over 1..3600 s, from 1
- * or 2 threads, on a fresh timer (100 ms tick, 512 slots) each round.
+ * or 2 threads, on a fresh timer (1 ms tick, 512 slots; Kafka 20) each round.
  *
  * <ul>
  *   <li><b>caller</b>: the CPU time of the scheduling threads in their loops, divided by {@code n}.

@@ -35,13 +35,13 @@ record Settings(boolean quick, int rounds, int warmup) {
         return 3;
     }
 
-    /** Pending-job counts of the ticker CPU measurement (part 5): 0, 1 M, 10 M. */
-    int[] tickerPending() {
-        return new int[] {0, scale(1_000_000), scale(10_000_000)};
+    /** Far-future jobs pending in the second idle-CPU measurement (part 5): 5,000,000. */
+    int idlePending() {
+        return scale(5_000_000);
     }
 
-    /** How long part 5 watches the ticker: 3 s. */
-    long tickerWindowNanos() {
-        return quick ? 1_000_000_000L : 3_000_000_000L;
+    /** How long part 5 watches an idle timer: 10 s (2 s quick). */
+    long idleWindowNanos() {
+        return quick ? 2_000_000_000L : 10_000_000_000L;
     }
 }

@@ -1,5 +1,6 @@
 package dev.cim.benchmark;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,8 +21,19 @@ interface TimerUnderTest extends AutoCloseable {
     /** Cancels a job through the handle {@link #schedule} returned. */
     boolean cancel(Object handle);
 
-    /** The timer's own thread, already started: the ticker (ours), the worker (Netty, executor). */
+    /**
+     * The timer's own thread, already started: the ticker (ours), the worker (Netty, executor), the
+     * reaper (Kafka). The one whose deferred work parts 1 and 2 count.
+     */
     Thread timerThread();
+
+    /**
+     * Every thread of the timer alive now: the one above and those that run jobs (ours: the worker
+     * pool; Kafka: its executor thread). Part 5 counts all of their CPU.
+     */
+    default List<Thread> allThreads() {
+        return List.of(timerThread());
+    }
 
     /** The tick in nanoseconds, or 0 for a timer without one. */
     long tickNanos();

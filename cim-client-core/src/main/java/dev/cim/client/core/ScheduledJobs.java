@@ -113,7 +113,7 @@ final class ScheduledJobs {
         ScheduledJob job = wheel.get().schedule(
                 Job.of("release scheduled message #" + message.number() + " to " + message.recipient(),
                         () -> loop.execute(() -> fire(id, dueAt))),
-                delay.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : delay);
+                delay); // the wheel runs a job already due at once
         held.put(id, new Held(message, job));
     }
 

@@ -12,7 +12,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <h3>Guarantees</h3>
  * <ul>
- *   <li>A job never runs before its due time, and normally runs within one tick after it.</li>
+ *   <li>A job never runs before its due time, and normally runs within {@code tick / slots} after it
+ *       (plus the time its threads take to wake): each job at its own deadline, not at the end of
+ *       a tick.</li>
+ *   <li>A delay of zero or less means "now": the job runs as soon as a worker takes it, never
+ *       before the call; the same convention as {@code ScheduledExecutorService}.</li>
+ *   <li>Nothing runs while nothing is due: the timekeeping thread sleeps until the next job (or the
+ *       next bookkeeping step of a far-future one), and starts only with the first job.</li>
  *   <li>A job runs at most once, on a worker thread, never on the thread that keeps time.</li>
  *   <li>A job that throws is logged with its {@link Job#description() description}; other jobs and
  *       the scheduler carry on.</li>
@@ -32,7 +38,8 @@ public interface DelayScheduler extends AutoCloseable {
      *
      * @return the job's handle
      * @throws NullPointerException if {@code job} or {@code delay} is null
-     * @throws IllegalArgumentException if {@code delay} is negative or longer than the maximum delay
+     * @param delay how long from now; zero or negative runs the job at once
+     * @throws IllegalArgumentException if {@code delay} is longer than the maximum delay
      * @throws RejectedExecutionException if the scheduler is stopping or stopped, or the cap on
      *         pending jobs is reached
      */
@@ -46,7 +53,7 @@ public interface DelayScheduler extends AutoCloseable {
 
     /**
      * The number of jobs accepted and not yet finished: waiting, due, or running. A cancelled job
-     * leaves the count at the next tick.
+     * leaves the count at the wheel's next pass, which the cancel asks for at once.
      */
     long pending();
 

@@ -10,19 +10,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Sets up and starts the ring-buffer {@link DelayScheduler}. Every setting has a default; each
- * setter checks its argument and says what was expected.
+ * Sets up the ring-buffer {@link DelayScheduler}. Every setting has a default; each setter checks
+ * its argument and says what was expected.
  *
  * <pre>{@code
  * DelayScheduler wheel = DelayScheduler.builder()
- *         .tick(Duration.ofMillis(10))   // precision: jobs run at most one tick late
+ *         .tick(Duration.ofMillis(10))   // slot width; the resolution is tick / slots
  *         .slots(512)                    // buckets per ring, a power of two
  *         .workerThreads(2)              // threads that run the jobs
  *         .build();
  * }</pre>
  *
  * <p>A built scheduler owns one ticker thread and, unless {@link #executor(Executor)} was given, a
- * pool of worker threads; {@link DelayScheduler#close()} or a stop ends them. Make one scheduler per
+ * pool of worker threads; {@link DelayScheduler#close()} or a stop ends them. None of them exists
+ * before the first {@code schedule}: the ticker starts then, and a worker when a job first falls
+ * due, so an application that never schedules a job pays no thread. Make one scheduler per
  * application and share it: like Netty's {@code HashedWheelTimer}, each instance costs a thread.
  */
 public final class DelaySchedulerBuilder {
@@ -43,7 +45,13 @@ public final class DelaySchedulerBuilder {
     DelaySchedulerBuilder() {
     }
 
-    /** How far apart ticks are, and so the precision: at least 1 ms. Default 10 ms. */
+    /**
+     * The width of a slot of the tick ring: at least 1 ms. Default 10 ms. The wheel never wakes
+     * for an empty slot, and cuts the slot that is due into {@code slots} sub-slots, so a job runs
+     * at its own deadline, late by less than {@code tick / slots} (rounded down to a power of two
+     * of nanoseconds) plus the time its threads take to wake. A burst of new jobs is filed into
+     * the wheel within one tick.
+     */
     public DelaySchedulerBuilder tick(Duration tick) {
         Objects.requireNonNull(tick, "tick (expected: a Duration of at least 1ms)");
         if (tick.compareTo(Duration.ofMillis(1)) < 0) {
@@ -126,20 +134,19 @@ public final class DelaySchedulerBuilder {
     }
 
     /**
-     * Builds the scheduler and starts its threads.
+     * Builds the scheduler. Its threads start later, the ticker on the first {@code schedule}.
      *
      * @throws IllegalArgumentException if the maximum delay is shorter than the tick
      */
     public DelayScheduler build() {
         ThreadPoolExecutor ownPool = executor == null ? newWorkerPool() : null;
-        WheelScheduler scheduler = new WheelScheduler(config(), ownPool != null ? ownPool : executor, ownPool);
-        scheduler.startTicker(new WheelTicker(scheduler, timeSource, named(threadNamePrefix + "-ticker", false)));
-        return scheduler;
+        return new WheelScheduler(config(), ownPool != null ? ownPool : executor, ownPool,
+                named(threadNamePrefix + "-ticker", false));
     }
 
     /** A scheduler with no threads, advanced by calling {@link WheelScheduler#advance()}; for tests. */
     WheelScheduler buildManual() {
-        return new WheelScheduler(config(), executor != null ? executor : Runnable::run, null);
+        return new WheelScheduler(config(), executor != null ? executor : Runnable::run, null, null);
     }
 
     private WheelScheduler.Config config() {
@@ -150,6 +157,7 @@ public final class DelaySchedulerBuilder {
                 shutdownTimeout);
     }
 
+    /** Worker threads start one per job handed over until there are {@code workerThreads}: none before. */
     private ThreadPoolExecutor newWorkerPool() {
         return new ThreadPoolExecutor(workerThreads, workerThreads, 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), named(threadNamePrefix + "-worker-", true));

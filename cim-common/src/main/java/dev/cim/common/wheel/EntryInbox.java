@@ -21,39 +21,70 @@ import java.util.function.Consumer;
 final class EntryInbox {
 
     /** Marks a link that its producer has not written yet. Never scheduled. */
-    static final WheelEntry LINKING = WheelEntry.sentinel();
+    static final WheelEntry LINKING = WheelEntry.sentinel(-1);
 
     private final AtomicReference<WheelEntry> scheduled = new AtomicReference<>();
     private final AtomicReference<WheelEntry> cancelled = new AtomicReference<>();
 
-    /** Hands over a new entry. Any thread. */
-    void offerScheduled(WheelEntry entry) {
+    /**
+     * Hands over a new entry. Any thread.
+     *
+     * @return whether it is the first since the owner last took them
+     */
+    boolean offerScheduled(WheelEntry entry) {
         entry.next = LINKING; // published by the getAndSet below
-        entry.setNextRelease(scheduled.getAndSet(entry));
+        WheelEntry below = scheduled.getAndSet(entry);
+        entry.setNextRelease(below);
+        return below == null;
     }
 
-    /** Hands over a cancelled entry. Any thread. */
-    void offerCancelled(WheelEntry entry) {
+    /**
+     * Hands over a cancelled entry. Any thread.
+     *
+     * @return whether it is the first since the owner last took them, i.e. whether someone must
+     *         tell the owner there are cancellations to take
+     */
+    boolean offerCancelled(WheelEntry entry) {
         WheelEntry top;
         do {
             top = cancelled.get();
             entry.setCancelNext(top); // published by the compare-and-set
         } while (!cancelled.compareAndSet(top, entry));
+        return top == null;
     }
 
     /**
      * Takes every new entry handed over so far and gives each to {@code sink}, which may relink it.
      * Only the owner of the wheel.
+     *
+     * <p>Failure-atomic: if the sink throws, the entry it threw on (unless the sink had filed it) and
+     * the ones not yet given are handed over again before the exception leaves, so the next drain
+     * finds them.
      */
     void drainScheduled(Consumer<WheelEntry> sink) {
         WheelEntry entry = scheduled.getAndSet(null);
-        while (entry != null) {
-            WheelEntry below = awaitNext(entry);
-            entry.next = null; // the sink may relink it; one it drops must hold no other entry
-            sink.accept(entry);
-            entry = below;
+        WheelEntry below = null;
+        try {
+            while (entry != null) {
+                below = awaitNext(entry);
+                entry.next = null; // the sink may relink it; one it drops must hold no other entry
+                sink.accept(entry);
+                entry = below;
+            }
+        } finally {
+            if (entry != null) { // the sink threw on it
+                if (entry.prev == null) {
+                    offerScheduled(entry);
+                }
+                while (below != null) {
+                    WheelEntry next = awaitNext(below);
+                    offerScheduled(below);
+                    below = next;
+                }
+            }
         }
     }
+
 
     /** Takes every cancelled entry handed over so far and gives each to {@code sink}. Only the owner. */
     void drainCancelled(Consumer<WheelEntry> sink) {

@@ -8,7 +8,7 @@ public interface ScheduledJob {
     /** The job's id: unique within its scheduler, increasing in the order jobs were scheduled. */
     long id();
 
-    /** When the job is due: it never runs before this instant, and normally within one tick after. */
+    /** When the job is due: it never runs before this instant, and normally within tick / slots after. */
     Instant dueAt();
 
     /**
@@ -21,8 +21,8 @@ public interface ScheduledJob {
     JobState state();
 
     /**
-     * Cancels the job if it has not started. O(1); the job object is released at once and the
-     * scheduler's own bookkeeping for it within one tick.
+     * Cancels the job if it has not started. O(1); the job object is released at once, and the
+     * scheduler's own bookkeeping for it at the wheel's next pass, which the cancel asks for.
      *
      * @return {@code true} if this call stopped the job from ever running; {@code false} if it had
      *         already started, finished, or been cancelled or discarded

@@ -71,9 +71,13 @@ final class WheelEntry implements ScheduledJob, Runnable {
         JOB.set(this, job);
     }
 
-    /** A bucket's sentinel: a list head that is never scheduled, circularly linked to itself. */
-    static WheelEntry sentinel() {
-        WheelEntry sentinel = new WheelEntry(null, -1, 0, null);
+    /**
+     * A list head that is never scheduled, circularly linked to itself. A bucket's sentinel carries
+     * the bucket's slot code in {@link #deadline}, so that unlinking the last entry of a bucket can
+     * tell which bucket it emptied (see {@link WheelBucket#remove}).
+     */
+    static WheelEntry sentinel(long code) {
+        WheelEntry sentinel = new WheelEntry(null, -1, code, null);
         sentinel.next = sentinel;
         sentinel.prev = sentinel;
         return sentinel;

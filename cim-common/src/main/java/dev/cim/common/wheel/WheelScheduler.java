@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,11 +26,23 @@ import org.slf4j.LoggerFactory;
  *
  * <h3>Threads</h3>
  * Scheduling and cancelling never lock: they push onto the inbox and bump counters. The wheel itself
- * is guarded by {@link #wheelLock}, which its owner takes once per tick to take in the inbox, unlink
+ * is guarded by {@link #wheelLock}, which its owner takes once per pass to take in the inbox, unlink
  * cancelled entries, move time and hand due entries to the worker {@link Executor}. The lock is
  * otherwise taken only by the rare callers that must see the whole wheel: {@link #pendingJobs()} and
  * the stops. Each entry leaves the pending state through one CAS on the entry, so a job runs at most
  * once whatever the interleaving of fire, cancel and stop.
+ *
+ * <h3>Wake-ups</h3>
+ * The ticker does not tick: it sleeps until the {@link Alarm}, which each pass sets to the wheel's
+ * next occupied slot ({@link Alarm#NEVER} when there is none). A schedule due before the alarm lowers
+ * it and wakes the ticker; a far-future schedule only reads it. The first schedule after a pass
+ * sets the alarm at most one tick ahead, so new entries are filed within a tick, in one pass per tick
+ * however many arrive: the inbox never grows for long, and a burst costs no wake-up per job. The
+ * first cancellation after a pass sets it to now, so cancelled entries leave the wheel (and memory,
+ * and the count) as soon as the ticker wakes; the cancellations that arrive meanwhile go in the same
+ * pass, so a bulk cancel costs one wake-up per batch, not per job. With nothing scheduled or
+ * cancelled the ticker wakes only for the wheel's occupied slots. The ticker thread itself starts
+ * on the first schedule.
  *
  * <h3>Counting</h3>
  * {@link #pending()} is the number of ids handed out minus the number of jobs that reached a
@@ -47,7 +60,14 @@ final class WheelScheduler implements DelayScheduler {
     }
 
     private final TimeSource clock;
+    /**
+     * The instant of slot 0 on {@link #clock}: alarm times and wheel slots count from it, and it is
+     * read together with {@link #wallAnchor} to show monotonic deadlines as wall-clock instants.
+     */
+    private final long origin;
     private final long tickNanos;
+    /** The wheel's resolution is {@code 1 << resolutionShift} ns; see {@link TimingWheel}. */
+    private final int resolutionShift;
     private final long maxDelayNanos;
     private final long maxPending;
     private final Duration shutdownTimeout;
@@ -55,9 +75,8 @@ final class WheelScheduler implements DelayScheduler {
     /** The worker pool when this scheduler made it and so must shut it down; otherwise null. */
     private final ThreadPoolExecutor ownPool;
 
-    /** One reading of both clocks, to show monotonic deadlines as wall-clock instants. */
+    /** The wall-clock reading taken with {@link #origin}. */
     private final Instant wallAnchor;
-    private final long nanoAnchor;
 
     private final EntryInbox inbox = new EntryInbox();
     private final AtomicLong lastId = new AtomicLong();
@@ -76,9 +95,15 @@ final class WheelScheduler implements DelayScheduler {
     /** Guarded by {@link #wheelLock}: cancellations taken from the inbox, counted in one add. */
     private long cancelsTaken;
 
-    private WheelTicker ticker;
+    /** Null for a scheduler advanced by hand. */
+    private final WheelTicker ticker;
+    private final Alarm alarm;
 
-    WheelScheduler(Config config, Executor workers, ThreadPoolExecutor ownPool) {
+    /**
+     * @param tickerThreads makes the ticker's thread when the first job is scheduled; null for a
+     *        scheduler without one, advanced by hand through {@link #advance()}
+     */
+    WheelScheduler(Config config, Executor workers, ThreadPoolExecutor ownPool, ThreadFactory tickerThreads) {
         this.clock = config.clock();
         this.tickNanos = config.tickNanos();
         this.maxDelayNanos = config.maxDelayNanos();
@@ -86,25 +111,23 @@ final class WheelScheduler implements DelayScheduler {
         this.shutdownTimeout = config.shutdownTimeout();
         this.workers = workers;
         this.ownPool = ownPool;
-        this.nanoAnchor = clock.nanoTime();
+        this.origin = clock.nanoTime();
         this.wallAnchor = clock.instant();
-        long maxDelayTicks = Math.floorDiv(maxDelayNanos, tickNanos) + 1;
-        this.wheel = new TimingWheel(clock.nanoTime(), tickNanos, config.slots(),
-                TimingWheel.levelsFor(config.slots(), maxDelayTicks), this::fire);
-    }
-
-    /** Starts the thread that advances the wheel; called once by the builder. */
-    void startTicker(WheelTicker ticker) {
-        this.ticker = ticker;
-        ticker.start();
+        this.resolutionShift = TimingWheel.resolutionShift(tickNanos, config.slots());
+        long maxDelaySlots = (maxDelayNanos >> resolutionShift) + 1;
+        this.wheel = new TimingWheel(origin, resolutionShift, config.slots(),
+                TimingWheel.levelsFor(config.slots(), maxDelaySlots), this::fire);
+        this.ticker = tickerThreads == null ? null : new WheelTicker(this, tickerThreads, tickNanos);
+        this.alarm = new Alarm(ticker == null ? () -> { } : ticker::wake);
     }
 
     @Override
     public ScheduledJob schedule(Runnable job, Duration delay) {
         requireJob(job);
-        Objects.requireNonNull(delay, "delay (expected: a Duration from 0 to the maximum delay)");
-        long nanos = delay.compareTo(MAX_NANOS) > 0 ? Long.MAX_VALUE : delay.toNanos();
-        if (nanos < 0 || nanos > maxDelayNanos) {
+        Objects.requireNonNull(delay, "delay (expected: a Duration up to the maximum delay)");
+        // A delay of zero or less means "now", as for ScheduledExecutorService, Netty and Kafka.
+        long nanos = delay.isNegative() ? 0 : delay.compareTo(MAX_NANOS) > 0 ? Long.MAX_VALUE : delay.toNanos();
+        if (nanos > maxDelayNanos) {
             throw delayOutOfRange(delay.toString());
         }
         return enqueue(job, nanos);
@@ -114,8 +137,8 @@ final class WheelScheduler implements DelayScheduler {
     public ScheduledJob schedule(Runnable job, long delay, TimeUnit unit) {
         requireJob(job);
         Objects.requireNonNull(unit, "unit (expected: the TimeUnit of the delay)");
-        long nanos = unit.toNanos(delay); // saturates rather than overflows
-        if (nanos < 0 || nanos > maxDelayNanos) {
+        long nanos = Math.max(0, unit.toNanos(delay)); // toNanos saturates rather than overflows
+        if (nanos > maxDelayNanos) {
             throw delayOutOfRange(delay + " " + unit.name().toLowerCase(Locale.ROOT));
         }
         return enqueue(job, nanos);
@@ -128,8 +151,8 @@ final class WheelScheduler implements DelayScheduler {
     }
 
     private IllegalArgumentException delayOutOfRange(String asked) {
-        return new IllegalArgumentException("delay (expected: 0 <= delay <= "
-                + Duration.ofNanos(maxDelayNanos) + ", the maximum delay): " + asked);
+        return new IllegalArgumentException("delay (expected: at most " + Duration.ofNanos(maxDelayNanos)
+                + ", the maximum delay; zero or less runs at once): " + asked);
     }
 
     private ScheduledJob enqueue(Runnable job, long delayNanos) {
@@ -143,8 +166,15 @@ final class WheelScheduler implements DelayScheduler {
             throw new RejectedExecutionException("too many pending jobs: the cap is " + maxPending
                     + " (cim.wheel.max-pending)");
         }
-        WheelEntry entry = new WheelEntry(this, id, clock.nanoTime() + delayNanos, job);
-        inbox.offerScheduled(entry);
+        long now = clock.nanoTime();
+        WheelEntry entry = new WheelEntry(this, id, now + delayNanos, job);
+        long lookBy = delayNanos + now - origin;
+        if (inbox.offerScheduled(entry)) { // the first since the last pass: have it filed within a tick
+            lookBy = Math.min(lookBy, now - origin + tickNanos);
+        }
+        if (lookBy < alarm.at()) { // read after the push: see Alarm
+            alarm.ringBy(lookBy); // a pass past the deadline files the entry past it, so fires it
+        }
         if (phase == Phase.STOPPED) {
             rejectLateArrivals(entry);
         }
@@ -175,7 +205,12 @@ final class WheelScheduler implements DelayScheduler {
         }
     }
 
-    /** Called by the ticker thread (or a test) to process everything up to now. */
+    /**
+     * One pass, by the ticker thread (or a test): takes the cancellations, fires what is due by now,
+     * files the new entries, and sets the alarm for the next occupied slot. Then it looks at the
+     * inbox once more, because setting the alarm may have moved it later than a thread that was
+     * scheduling at that moment saw (see {@link Alarm}).
+     */
     void advance() {
         wheelLock.lock();
         try {
@@ -183,17 +218,40 @@ final class WheelScheduler implements DelayScheduler {
                 return;
             }
             takeCancelled();
-            inbox.drainScheduled(fileNew);
             wheel.advanceTo(clock.nanoTime());
+            inbox.drainScheduled(fileNew);
+            long next = wheel.nextEventNanos();
+            alarm.set(next);
+            takeCancelled();
+            inbox.drainScheduled(fileNew);
+            long again = wheel.nextEventNanos();
+            if (again < next) {
+                alarm.lower(again);
+            }
         } finally {
             wheelLock.unlock();
         }
     }
 
     /**
+     * How long the ticker may sleep before its next pass: 0 or less if it is due now,
+     * {@link Long#MAX_VALUE} if nothing is pending.
+     */
+    long nanosUntilAlarm() {
+        long at = alarm.at();
+        return at == Alarm.NEVER ? Long.MAX_VALUE : at - (clock.nanoTime() - origin);
+    }
+
+    /** The width of the wheel's finest slots, for tests. */
+    long resolutionNanos() {
+        return 1L << resolutionShift;
+    }
+
+    /**
      * Unlinks the entries cancelled since the last call and takes them off {@link #pending()}, in
      * one add rather than one per cancel: like Netty's timer, a cancelled job leaves the count at
-     * the next tick, which keeps an atomic off the cancel path. Caller holds the wheel lock.
+     * the next pass (which the first cancel after a pass asks for), which keeps an atomic off the
+     * cancel path. Caller holds the wheel lock.
      */
     private void takeCancelled() {
         cancelsTaken = 0;
@@ -204,18 +262,8 @@ final class WheelScheduler implements DelayScheduler {
     }
 
     private void unlinkCancelled(WheelEntry entry) {
-        WheelBucket.remove(entry);
+        wheel.remove(entry);
         cancelsTaken++;
-    }
-
-    /** When the next tick is due on the clock. */
-    long nextTickNanos() {
-        wheelLock.lock();
-        try {
-            return wheel.nextTickNanos();
-        } finally {
-            wheelLock.unlock();
-        }
     }
 
     private void fileNew(WheelEntry entry) {
@@ -226,25 +274,34 @@ final class WheelScheduler implements DelayScheduler {
         }
     }
 
+    /**
+     * Hands a due entry to the workers. An executor that throws an exception, rejection or not, has
+     * refused that one job: it is discarded and logged, and the pass goes on with the others. An
+     * {@link Error} (such as "unable to create native thread") leaves the pass; the wheel keeps the
+     * entry and every other one (see {@link TimingWheel#advanceTo}), and the next pass hands it over
+     * again: the entry's own CAS still lets it run only once.
+     */
     private void fire(WheelEntry entry) {
         if (!entry.isPending()) {
             return;
         }
         try {
             workers.execute(entry);
-        } catch (RejectedExecutionException e) {
+        } catch (RuntimeException refused) {
             String description = entry.description(); // before the entry lets go of the job
             if (entry.leavePending(WheelEntry.Mark.DISCARDED)) {
                 settled.increment();
                 log.error("Delayed job {} ({}) was due but the worker executor refused it; discarded",
-                        entry.id(), description, e);
+                        entry.id(), description, refused);
             }
         }
     }
 
     void cancelled(WheelEntry entry) {
-        inbox.offerCancelled(entry);
-        if (phase == Phase.STOPPED) { // no tick will take it: count it here
+        if (inbox.offerCancelled(entry)) { // the first since the last pass: have one at once
+            alarm.ringBy(0); // the origin: always past, so "now", without reading the clock
+        }
+        if (phase == Phase.STOPPED) { // no pass will take it: count it here
             wheelLock.lock();
             try {
                 takeCancelled();
@@ -264,7 +321,7 @@ final class WheelScheduler implements DelayScheduler {
 
     /** The wall-clock instant of a deadline, fixed for the scheduler's life so a due time never wobbles. */
     Instant toInstant(long deadline) {
-        return wallAnchor.plusNanos(deadline - nanoAnchor);
+        return wallAnchor.plusNanos(deadline - origin);
     }
 
     @Override

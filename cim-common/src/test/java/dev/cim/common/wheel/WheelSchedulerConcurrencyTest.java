@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -70,6 +71,55 @@ class WheelSchedulerConcurrencyTest {
         }
         assertThat(early.get()).as("jobs run before their delay").isZero();
         assertThat(wheel.stopNow().isComplete()).isTrue();
+    }
+
+    @Test
+    void schedulingAndCancellingFromManyThreadsWhileTheTickerSleepsUntilAFarJob_isNeverSleptThrough() throws Exception {
+        // The ticker's alarm is an hour away; every short job must move it (and wake the ticker), and
+        // every cancel must get its bookkeeping done, however the threads interleave with its passes.
+        // A lost wake-up would leave a job waiting for the far one: the deadline below catches it.
+        DelayScheduler wheel = DelayScheduler.builder().tick(Duration.ofMillis(1)).slots(64).build();
+        wheel.schedule(() -> { }, Duration.ofHours(1));
+        int rounds = 50;
+        int perRound = 200;
+        AtomicInteger ran = new AtomicInteger();
+        AtomicInteger cancelledOk = new AtomicInteger();
+        AtomicInteger early = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            threads.add(new Thread(() -> {
+                await(start);
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                for (int round = 0; round < rounds; round++) {
+                    for (int i = 0; i < perRound; i++) {
+                        long delay = random.nextLong(-1_000_000, 5_000_000); // -1 .. 5 ms: some "now"
+                        long notBefore = System.nanoTime() + Math.max(0, delay);
+                        wheel.schedule(() -> {
+                            if (System.nanoTime() < notBefore) {
+                                early.incrementAndGet();
+                            }
+                            ran.incrementAndGet();
+                        }, delay, TimeUnit.NANOSECONDS);
+                        if (wheel.schedule(() -> { }, 30, TimeUnit.MINUTES).cancel()) {
+                            cancelledOk.incrementAndGet();
+                        }
+                    }
+                    LockSupport.parkNanos(random.nextLong(2_000_000)); // let the ticker fall asleep again
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+
+        int expected = THREADS * rounds * perRound;
+        awaitTrue(() -> ran.get() == expected && wheel.pending() == 1, Duration.ofSeconds(30));
+        assertThat(cancelledOk.get()).isEqualTo(expected);
+        assertThat(early.get()).as("jobs run before their delay").isZero();
+        assertThat(wheel.stopNow().discarded()).as("only the far job is left").hasSize(1);
     }
 
     @Test

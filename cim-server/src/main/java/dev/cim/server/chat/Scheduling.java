@@ -328,7 +328,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             return;
         }
         ScheduledJob job = wheel.schedule(Job.of("send scheduled message " + message.getId() + " of " + user,
-                () -> due(user, message.getId())), Duration.ofMillis(Math.max(1, delay)));
+                () -> due(user, message.getId())), Duration.ofMillis(delay)); // one already due runs at once
         ScheduledJob previous = held.put(key, job);
         if (previous != null) {
             previous.cancel();
