@@ -54,7 +54,9 @@ class ClientConfiguration {
 
     @Bean
     ChatView chatView(Console console, Clock clock, CimClientProperties properties) {
-        return new ChatView(console, clock, properties.getUser().getName());
+        String name = properties.getUser().getName();
+        // The server knows every user in lower case: so must the view, to tell "you" from others.
+        return new ChatView(console, clock, name == null ? null : UserNames.canonical(name));
     }
 
     @Bean
@@ -68,15 +70,16 @@ class ClientConfiguration {
         UserNames.problem(user.getName()).ifPresent(problem -> {
             throw new ClientSetupException("cim.user.name: " + problem + "; start the client with --cim.user.name=<name>");
         });
+        String me = UserNames.canonical(user.getName());
         CimClientProperties.Client client = properties.getClient();
         try {
             return CimClient.builder()
                     .addresses(properties.getServer().effectiveAddresses())
-                    .user(user.getName())
+                    .user(me)
                     .password(password(user, console))
-                    .listener(new ConsoleListener(view, user.getName()))
+                    .listener(new ConsoleListener(view, me))
                     .scheduler(wheel)
-                    .seenIds(SeenIds.file(client.getStateDir().resolve(user.getName()).resolve("seen-ids"), SEEN_IDS))
+                    .seenIds(SeenIds.file(client.getStateDir().resolve(me).resolve("seen-ids"), SEEN_IDS))
                     .reconnectBackoff(client.getReconnectInitialBackoff(), client.getReconnectMaxBackoff())
                     .nearWindow(client.getNearWindow())
                     .build();

@@ -282,7 +282,8 @@ class ChatEndToEndIT {
         alice.type("still chatting");
         bob.await("alice12: still chatting", WAIT);
         cim.server().await(line -> line.contains("Closing") && line.contains("unreadable frame"), WAIT, "the garbage logged");
-        cim.server().await(line -> line.contains("Closing") && line.contains("exceeds"), WAIT, "the oversized frame logged");
+        cim.server().await(line -> line.contains("Closing") && line.contains("the first frame is 2130706436 bytes"),
+                WAIT, "the oversized frame logged");
     }
 
     static long idIn(String line) {

@@ -30,6 +30,7 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
     private final String fsync;
     private final int port = freePort();
     private final int redisPort = freePort();
+    private final int managementPort = freePort();
     private final List<JavaProcess> clients = new ArrayList<>();
     private final List<String> serverArgs = new ArrayList<>();
     private RedisProcess redis;
@@ -81,9 +82,11 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
                 "--cim.server.port=" + port,
                 "--cim.server.node-id=e2e",
                 "--cim.server.accounts.bcrypt-strength=4", // hashing cost is not under test here
+                // Every client of a test comes from loopback: one address making many accounts.
+                "--cim.server.accounts.registrations-per-address=1000",
                 "--cim.server.redis.embedded=false",
                 "--spring.data.redis.port=" + redisPort,
-                "--management.server.port=" + freePort()));
+                "--management.server.port=" + managementPort));
         args.addAll(serverArgs);
         server = JavaProcess.start("cim-server", serverJar, args);
         server.await("listening on", START);
@@ -92,6 +95,11 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
     /** Ends the server as a crash would. */
     void killServer() throws InterruptedException {
         server.kill();
+    }
+
+    /** The server's management HTTP port (metrics, health). */
+    int managementPort() {
+        return managementPort;
     }
 
     JavaProcess server() {

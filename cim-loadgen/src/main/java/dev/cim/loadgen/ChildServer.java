@@ -83,6 +83,13 @@ final class ChildServer implements AutoCloseable {
                 "--cim.server.port=" + port,
                 "--cim.server.node-id=loadgen",
                 "--cim.server.accounts.bcrypt-strength=4",
+                // The generator is one address making thousands of accounts, connections and messages
+                // per second: the limits meant for strangers on a network are lifted.
+                "--cim.server.accounts.registrations-per-address=100000000",
+                "--cim.server.limits.connections-per-address=100000000",
+                "--cim.server.limits.unauthenticated-per-address=100000000",
+                "--cim.server.limits.messages-per-second=100000000",
+                "--cim.server.limits.message-burst=100000000",
                 "--cim.server.redis.embedded=true",
                 "--cim.server.data-dir=" + Files.createTempDirectory("cim-loadgen-redis-"),
                 "--management.server.port=" + freePort(),

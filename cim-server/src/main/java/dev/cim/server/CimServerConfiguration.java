@@ -2,20 +2,26 @@ package dev.cim.server;
 
 import dev.cim.common.wheel.DelayScheduler;
 import dev.cim.server.account.AccountService;
+import dev.cim.server.account.LoginThrottle;
+import dev.cim.server.account.SessionTokens;
 import dev.cim.server.chat.ChatCore;
 import dev.cim.server.chat.ChatService;
 import dev.cim.server.chat.Limits;
 import dev.cim.server.net.CimServer;
 import dev.cim.server.node.NodeHeartbeat;
 import dev.cim.server.redis.RedisAccountStore;
+import dev.cim.server.redis.RedisAttemptCounters;
 import dev.cim.server.redis.RedisInboxStore;
 import dev.cim.server.redis.RedisNodeBus;
 import dev.cim.server.redis.RedisOriginStore;
 import dev.cim.server.redis.RedisPresenceStore;
 import dev.cim.server.redis.RedisScheduledStore;
 import dev.cim.server.store.AccountStore;
+import dev.cim.server.store.AttemptCounters;
 import dev.cim.server.store.PresenceStore;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -70,13 +76,27 @@ class CimServerConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AccountStore accountStore(StringRedisTemplate redis) {
-        return new RedisAccountStore(redis);
+    AccountStore accountStore(StringRedisTemplate redis, RedisTemplate<String, byte[]> cimBytesRedisTemplate) {
+        return new RedisAccountStore(redis, cimBytesRedisTemplate);
     }
 
     @Bean
-    AccountService accountService(AccountStore store, PasswordEncoder encoder) {
-        return new AccountService(store, encoder);
+    @ConditionalOnMissingBean
+    AttemptCounters attemptCounters(RedisTemplate<String, byte[]> cimBytesRedisTemplate) {
+        return new RedisAttemptCounters(cimBytesRedisTemplate);
+    }
+
+    @Bean
+    AccountService accountService(AccountStore store, AttemptCounters attempts, PasswordEncoder encoder,
+            CimServerProperties properties, Clock clock) {
+        CimServerProperties.Accounts a = properties.accounts();
+        return new AccountService(store, encoder,
+                new SessionTokens(store, a.sessionTtl(), a.sessionsPerUser(), clock),
+                new LoginThrottle(attempts, new LoginThrottle.Policy(a.freeFailures(), a.maxLoginDelay(),
+                        a.lockAfterFailures(), a.lockDuration(), a.registrationsPerAddress(), a.registrationWindow()),
+                        clock),
+                new AccountService.Policy(a.registration() == CimServerProperties.Registration.OPEN,
+                        a.minPasswordLength()));
     }
 
     @Bean
@@ -127,7 +147,8 @@ class CimServerConfiguration {
                 new RedisScheduledStore(cimBytesRedisTemplate, d.buckets()), bus);
         ChatCore.Settings settings = new ChatCore.Settings(
                 new Limits(l.windowMessages(), l.windowBytes().toBytes(), l.heldMessages(), l.pageSize(),
-                        l.pendingPerOrigin(), l.relayTimeout(), l.maxTextLength()),
+                        l.pendingPerOrigin(), l.relayTimeout(), l.maxTextLength(), l.messagesPerSecond(),
+                        l.messageBurst()),
                 new ChatCore.SchedulingSettings(d.maxDelay(), d.maxPerUser(), d.window(), d.scanInterval(),
                         d.releaseGrace(), d.lease()),
                 properties.lanes(), properties.heartbeatInterval(), Duration.ofMinutes(10), Duration.ofSeconds(1));
@@ -141,9 +162,22 @@ class CimServerConfiguration {
 
     @Bean
     CimServer cimServer(CimServerProperties properties, ChatService chat, PresenceStore presence) {
+        CimServerProperties.Limits l = properties.limits();
         return new CimServer(new CimServer.Settings(properties.host(), properties.port(), properties.effectiveIoThreads(),
-                properties.epoll(), (int) properties.maxFrameSize().toBytes(), properties.idleTimeout(),
-                properties.idleTimeout(), properties.shutdown().grace(), properties.shutdown().spread()), chat, presence);
+                properties.epoll(), (int) properties.maxFrameSize().toBytes(), (int) l.maxLoginFrameSize().toBytes(),
+                properties.idleTimeout(), l.loginTimeout(), l.connectionsPerAddress(), l.unauthenticatedPerAddress(),
+                properties.shutdown().grace(), properties.shutdown().spread()), chat, presence);
+    }
+
+    /** Connection gauges; the server is looked up at each scrape, so binding does not create it early. */
+    @Bean
+    MeterBinder cimConnectionMeters(ObjectProvider<CimServer> server) {
+        return registry -> {
+            Gauge.builder("cim.connections", server, s -> s.getObject().connections())
+                    .description("open client connections").register(registry);
+            Gauge.builder("cim.connections.unauthenticated", server, s -> s.getObject().unauthenticatedConnections())
+                    .description("client connections not logged in yet").register(registry);
+        };
     }
 
     /**

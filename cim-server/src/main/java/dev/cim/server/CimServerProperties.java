@@ -99,18 +99,64 @@ public record CimServerProperties(
     }
 
     /**
-     * Accounts: passwords are kept only as BCrypt hashes.
+     * Accounts, logins and sessions. Passwords are kept only as BCrypt hashes; user names are unique
+     * without case and without look-alikes (see {@code UserNames}).
      *
-     * @param bcryptStrength the BCrypt log2 cost, 4 to 31; each step doubles the time to hash (10 takes
-     *                       tens of milliseconds, which is the point: guessing is slow)
+     * @param bcryptStrength     the BCrypt log2 cost, 4 to 31; each step doubles the time to hash (10
+     *                           takes tens of milliseconds, which is the point: guessing is slow)
+     * @param registration       {@code open}: the first login of a free name creates its account;
+     *                           {@code closed}: only the admin tool ({@code cim-server account add})
+     *                           creates accounts
+     * @param minPasswordLength  the fewest characters a new account's password may have
+     * @param sessionTtl         a session token expires this long after its last use
+     * @param sessionsPerUser    session tokens kept per user (the ones used last)
+     * @param freeFailures       failed logins (per account and per address) before each further attempt
+     *                           must wait: 1 s, then twice as long each time, up to {@code maxLoginDelay}
+     * @param maxLoginDelay      the longest wait between two attempts before the lock
+     * @param lockAfterFailures  failed logins after which the account or address is locked
+     * @param lockDuration       how long a lock lasts, and how long failures are remembered
+     * @param registrationsPerAddress accounts one address may create before it must rest
+     * @param registrationWindow how long an address must make no account before it may make more
      */
-    public record Accounts(@DefaultValue("10") int bcryptStrength) {
+    public record Accounts(@DefaultValue("10") int bcryptStrength, @DefaultValue("open") Registration registration,
+            @DefaultValue("8") int minPasswordLength, @DefaultValue("30d") Duration sessionTtl,
+            @DefaultValue("20") int sessionsPerUser, @DefaultValue("5") int freeFailures,
+            @DefaultValue("1m") Duration maxLoginDelay, @DefaultValue("20") int lockAfterFailures,
+            @DefaultValue("15m") Duration lockDuration, @DefaultValue("20") int registrationsPerAddress,
+            @DefaultValue("1h") Duration registrationWindow) {
         public Accounts {
             if (bcryptStrength < 4 || bcryptStrength > 31) {
                 throw new IllegalArgumentException("cim.server.accounts.bcrypt-strength: " + bcryptStrength
                         + " (expected: 4 <= strength <= 31)");
             }
+            if (minPasswordLength < 1 || minPasswordLength > 72) {
+                throw new IllegalArgumentException("cim.server.accounts.min-password-length: " + minPasswordLength
+                        + " (expected: 1 to 72)");
+            }
+            requirePositive(sessionTtl, "cim.server.accounts.session-ttl");
+            atLeast(sessionsPerUser, 1, "cim.server.accounts.sessions-per-user");
+            atLeast(freeFailures, 1, "cim.server.accounts.free-failures");
+            if (lockAfterFailures <= freeFailures) {
+                throw new IllegalArgumentException("cim.server.accounts.lock-after-failures: " + lockAfterFailures
+                        + " (expected: > cim.server.accounts.free-failures = " + freeFailures + ")");
+            }
+            requirePositive(maxLoginDelay, "cim.server.accounts.max-login-delay");
+            requirePositive(lockDuration, "cim.server.accounts.lock-duration");
+            if (lockDuration.compareTo(maxLoginDelay) < 0) {
+                throw new IllegalArgumentException("cim.server.accounts.lock-duration: " + lockDuration
+                        + " (expected: >= cim.server.accounts.max-login-delay = " + maxLoginDelay + ")");
+            }
+            atLeast(registrationsPerAddress, 1, "cim.server.accounts.registrations-per-address");
+            requirePositive(registrationWindow, "cim.server.accounts.registration-window");
         }
+    }
+
+    /** Who may create accounts. */
+    public enum Registration {
+        /** The first login of a free name creates its account. */
+        OPEN,
+        /** Only the admin tool creates accounts. */
+        CLOSED
     }
 
     /**
@@ -132,13 +178,32 @@ public record CimServerProperties(
      *                         refused with a notice to the sender
      * @param inboxBytes       the most bytes one inbox holds
      * @param inboxTtl         how long a message waits in an inbox
+     * @param messagesPerSecond messages (sent or scheduled) one user may send per second, on average,
+     *                         per node; past it (and the burst) a request is refused with a
+     *                         {@code RATE_LIMITED} error saying when to try again
+     * @param messageBurst     messages one user may send at once above that rate
+     * @param loginTimeout     a connection not logged in this long after it was accepted is closed,
+     *                         whatever it sends (traffic does not extend it)
+     * @param maxLoginFrameSize the longest frame accepted before login (a login needs a few hundred
+     *                         bytes); {@code max-frame-size} applies after it
+     * @param connectionsPerAddress open connections from one IP address, at most
+     * @param unauthenticatedPerAddress connections from one IP address not yet logged in, at most
      */
     public record Limits(@DefaultValue("10000") int windowMessages, @DefaultValue("4MB") DataSize windowBytes,
             @DefaultValue("1000") int heldMessages, @DefaultValue("200") int pageSize,
             @DefaultValue("10000") int pendingPerOrigin, @DefaultValue("10s") Duration relayTimeout,
             @DefaultValue("4000") int maxTextLength, @DefaultValue("100000") int inboxMessages,
-            @DefaultValue("64MB") DataSize inboxBytes, @DefaultValue("30d") Duration inboxTtl) {
+            @DefaultValue("64MB") DataSize inboxBytes, @DefaultValue("30d") Duration inboxTtl,
+            @DefaultValue("100") int messagesPerSecond, @DefaultValue("500") int messageBurst,
+            @DefaultValue("10s") Duration loginTimeout, @DefaultValue("1KB") DataSize maxLoginFrameSize,
+            @DefaultValue("200") int connectionsPerAddress, @DefaultValue("20") int unauthenticatedPerAddress) {
         public Limits {
+            atLeast(messagesPerSecond, 1, "cim.server.limits.messages-per-second");
+            atLeast(messageBurst, 1, "cim.server.limits.message-burst");
+            requirePositive(loginTimeout, "cim.server.limits.login-timeout");
+            atLeast(maxLoginFrameSize.toBytes(), 256, "cim.server.limits.max-login-frame-size");
+            atLeast(connectionsPerAddress, 1, "cim.server.limits.connections-per-address");
+            atLeast(unauthenticatedPerAddress, 1, "cim.server.limits.unauthenticated-per-address");
             atLeast(windowMessages, 2, "cim.server.limits.window-messages");
             atLeast(heldMessages, 1, "cim.server.limits.held-messages");
             atLeast(pageSize, 1, "cim.server.limits.page-size");

@@ -50,6 +50,7 @@ class ChatIntegrationTest {
         server = TestServer.start(
                 "--cim.server.node-id=it-node",
                 "--cim.server.idle-timeout=" + IDLE_TIMEOUT.toMillis() + "ms",
+                "--cim.server.limits.login-timeout=" + IDLE_TIMEOUT.toMillis() + "ms",
                 "--cim.server.max-frame-size=8KB",
                 "--cim.server.limits.window-messages=" + WINDOW);
     }

@@ -60,12 +60,15 @@ public final class CimClientBuilder {
         return addresses(ServerAddress.parseList(addresses));
     }
 
-    /** The user to log in as: 1 to 32 of {@code A-Z a-z 0-9 _ - .}. */
+    /**
+     * The user to log in as (see {@link UserNames}: any case; the client, like the server, knows the
+     * user by the lower-case form).
+     */
     public CimClientBuilder user(String user) {
         UserNames.problem(user).ifPresent(problem -> {
             throw new IllegalArgumentException("user: " + problem);
         });
-        this.user = user;
+        this.user = UserNames.canonical(user);
         return this;
     }
 

@@ -71,7 +71,8 @@ final class Link {
     private final Bootstrap bootstrap;
     private final List<ServerAddress> addresses;
     private final String user;
-    private final String password;
+    /** Forgotten once the server gave a session token: reconnecting uses the token. */
+    private String password;
     private final long origin;
     private final Backoff backoff;
     private final Clock clock;
@@ -87,6 +88,7 @@ final class Link {
     private boolean closing;
     private String farewell;
     private Duration goAwayWait;
+    private Duration throttled;
     private io.netty.util.concurrent.ScheduledFuture<?> retry;
 
     /**
@@ -157,6 +159,7 @@ final class Link {
         loggedIn = false;
         farewell = null;
         goAwayWait = null;
+        throttled = null;
         connect.addListener(done -> {
             if (!done.isSuccess() && connect.channel() == channel) {
                 channel = null;
@@ -200,6 +203,9 @@ final class Link {
         backoff.reset();
         if (!result.getSessionToken().isEmpty()) {
             token = result.getSessionToken();
+            // Kept no longer than needed: from now on the token logs in, and should it be revoked
+            // the user is asked again rather than logged back in behind the revocation.
+            password = null;
         }
         List<ServerAddress> nodes = new ArrayList<>();
         for (String node : result.getNodesList()) {
@@ -242,6 +248,9 @@ final class Link {
         }
         if (goAwayWait != null) {
             retryLater("", goAwayWait);
+        } else if (throttled != null) {
+            owner.event(new ConnectionEvent.Disconnected(farewell, throttled));
+            retryLater(farewell, throttled);
         } else if (farewell != null) {
             retryLater(farewell, null);
         } else {
@@ -296,6 +305,12 @@ final class Link {
         private void loginResult(ChannelHandlerContext ctx, LoginResult result) {
             if (result.getOk()) {
                 Link.this.loggedIn(ctx, result, address);
+            } else if (result.getRetryAfterMillis() > 0) {
+                // Throttled (too many failed logins or new accounts from here): the same login may
+                // succeed later, so try again then rather than give up.
+                throttled = Duration.ofMillis(result.getRetryAfterMillis());
+                farewell = "the server at " + address + " refused the login for now: " + result.getReason();
+                ctx.close();
             } else if (usedToken && password != null && !password.isEmpty()) {
                 // An expired or revoked token: log in with the password at once.
                 token = "";

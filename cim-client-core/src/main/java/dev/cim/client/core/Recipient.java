@@ -24,11 +24,12 @@ public record Recipient(String name) {
         ChatRules.recipientProblem(name).ifPresent(problem -> {
             throw new IllegalArgumentException(problem);
         });
+        name = UserNames.canonical(name); // as the server knows the user
     }
 
     /** One user, on all of their terminals. */
     public static Recipient user(String name) {
-        if (ChatRules.EVERYONE.equals(name)) {
+        if (name != null && ChatRules.EVERYONE.equals(UserNames.canonical(name))) {
             return EVERYONE;
         }
         UserNames.problem(name).ifPresent(problem -> {

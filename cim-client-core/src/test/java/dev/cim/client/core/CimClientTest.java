@@ -164,6 +164,46 @@ class CimClientTest {
     }
 
     @Test
+    void connect_loginThrottled_saysWhyAndTriesAgainAfterTheServersDelay() {
+        FakeServer server = server("node-a");
+        CimClient client = build(builder(server));
+        CompletableFuture<LoginInfo> connect = client.connect();
+
+        Connection first = server.nextConnection();
+        first.next(KindCase.LOGIN);
+        first.send(Envelopes.loginRefused("slowed down after 5 failed logins for alice; try again in 1 s", 300));
+        server.acceptLogin();
+
+        assertThat(connect).succeedsWithin(WAIT);
+        assertThat(recorder.events(ConnectionEvent.Disconnected.class)).singleElement().satisfies(lost -> {
+            assertThat(lost.reason()).contains("refused the login for now: slowed down after 5 failed logins");
+            assertThat(lost.retryIn()).isEqualTo(Duration.ofMillis(300));
+        });
+        assertThat(recorder.events(ConnectionEvent.Refused.class)).as("throttled is not refused for good").isEmpty();
+    }
+
+    @Test
+    void connect_afterATokenWasGiven_thePasswordIsForgotten_soARevokedSessionStopsTheClient() {
+        FakeServer server = server("node-a");
+        CimClient client = build(builder(server));
+        CompletableFuture<LoginInfo> connect = client.connect();
+        Connection first = server.nextConnection();
+        first.login(LoginResult.newBuilder().setNodeId("node-a").setSessionToken("t-1")
+                .setHeartbeatIntervalMillis(FakeServer.HEARTBEAT_MILLIS));
+        first.answerRefresh(List.of());
+        assertThat(connect).succeedsWithin(WAIT);
+
+        first.cut();
+        Connection second = server.nextConnection();
+        Envelope login = second.next(KindCase.LOGIN);
+        second.send(Envelopes.loginRefused("the session of alice has expired or was ended"));
+
+        assertThat(login.getLogin().getToken()).isEqualTo("t-1");
+        assertThat(recorder.awaitEvent(ConnectionEvent.Refused.class).reason()).contains("expired or was ended");
+        await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> server.connectionCount() == 2);
+    }
+
+    @Test
     void connect_firstAddressRefusesConnections_logsInOnTheSecond() throws IOException {
         FakeServer server = server("node-b");
         ServerAddress dead = deadAddress();

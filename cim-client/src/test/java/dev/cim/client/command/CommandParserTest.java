@@ -165,7 +165,7 @@ class CommandParserTest {
         ":delay hi 0|the delay must be more than 0 (to send at once, type the text alone)",
         ":delay hi 0ms|the delay must be more than 0 (to send at once, type the text alone)",
         "@bob|the text is missing; usage: @user <text>, e.g. @bob hi",
-        "@b*b hi|'@b*b': invalid user name (expected: 1 to 32 of A-Z a-z 0-9 _ - .); usage: @user <text>, e.g. @bob hi",
+        "@b*b hi|'@b*b': invalid user name (expected: 1 to 32 of A-Z a-z 0-9 _ - ., beginning and ending with a letter or digit, no two of _ - . in a row); usage: @user <text>, e.g. @bob hi",
         ":at|the time and the text are missing; usage: :at <time> [@user] <text>, e.g. :at 17:30 @bob call me",
         ":at 17:30|the text is missing; usage: :at <time> [@user] <text>, e.g. :at 17:30 @bob call me",
         ":at 17:30 @bob|the text is missing; usage: :at <time> [@user] <text>, e.g. :at 17:30 @bob call me",

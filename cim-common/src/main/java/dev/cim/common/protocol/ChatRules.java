@@ -19,7 +19,7 @@ public final class ChatRules {
 
     /** Why {@code recipient} cannot receive a message, or empty when it can ({@link #EVERYONE} or a user name). */
     public static Optional<String> recipientProblem(String recipient) {
-        if (EVERYONE.equals(recipient)) {
+        if (recipient != null && EVERYONE.equals(UserNames.canonical(recipient))) {
             return Optional.empty();
         }
         return UserNames.problem(recipient)

@@ -114,7 +114,13 @@ public final class Envelopes {
 
     /** A refused login, with one line saying why. */
     public static Envelope loginRefused(String reason) {
-        return builder(0).setLoginResult(LoginResult.newBuilder().setOk(false).setReason(reason)).build();
+        return loginRefused(reason, 0);
+    }
+
+    /** A refused login that may succeed if tried again after {@code retryAfterMillis} (0: it will not). */
+    public static Envelope loginRefused(String reason, long retryAfterMillis) {
+        return builder(0).setLoginResult(LoginResult.newBuilder().setOk(false).setReason(reason)
+                .setRetryAfterMillis(retryAfterMillis)).build();
     }
 
     public static Envelope receipt(long sequence, Receipt.Outcome outcome, String messageId, int sessions,

@@ -1,19 +1,38 @@
 package dev.cim.common.protocol;
 
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The rule for user names, shared so a client can check a name before the server refuses it: 1 to
- * {@value #MAX_LENGTH} characters of ASCII letters, digits, {@code '_'}, {@code '-'} and {@code '.'},
- * and not {@value ChatRules#EVERYONE}, which addresses every online user. Names are case-sensitive.
+ * The rule for user names, shared so a client can check a name before the server refuses it.
+ *
+ * <ul>
+ *   <li><b>Characters.</b> 1 to {@value #MAX_LENGTH} ASCII letters, digits, {@code '_'}, {@code '-'}
+ *       and {@code '.'}, beginning and ending with a letter or digit, with no two of {@code _-.} in a
+ *       row. ASCII only, so no letter from another script can pass for a Latin one ({@code 'а'},
+ *       Cyrillic, for {@code 'a'}), and a name cannot hide a look-alike in trailing punctuation
+ *       ({@code "alice."}).</li>
+ *   <li><b>Case.</b> A name means the same in any case: {@link #canonical} lower-cases it, and the
+ *       server knows every user by that form ({@code "Alice"} logs in as {@code "alice"}).</li>
+ *   <li><b>Look-alikes.</b> Two accounts may not share a {@link #skeleton}: the name with its
+ *       punctuation dropped and the characters that read alike in common fonts folded together
+ *       ({@code 0}/{@code o}, {@code 1}/{@code l}, {@code rn}/{@code m}, {@code vv}/{@code w}), so
+ *       {@code "a1ice"}, {@code "al.ice"} and {@code "a_lice"} cannot be registered beside {@code "alice"}.
+ *       The folds are the ones of Unicode's confusables data (UTS #39) that stay within the characters
+ *       above.</li>
+ *   <li><b>Reserved.</b> {@value ChatRules#EVERYONE} addresses every online user.</li>
+ * </ul>
  */
 public final class UserNames {
 
     /** The longest user name, in characters. */
     public static final int MAX_LENGTH = 32;
 
-    private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9_.-]{1," + MAX_LENGTH + "}");
+    private static final Pattern CHARACTERS = Pattern.compile("[A-Za-z0-9_.-]{1," + MAX_LENGTH + "}");
+    private static final Pattern SHAPE = Pattern.compile("[A-Za-z0-9]([_.-]?[A-Za-z0-9])*");
+    private static final String EXPECTED = "expected: 1 to " + MAX_LENGTH
+            + " of A-Z a-z 0-9 _ - ., beginning and ending with a letter or digit, no two of _ - . in a row";
 
     private UserNames() {
     }
@@ -23,12 +42,11 @@ public final class UserNames {
         if (name == null || name.isEmpty()) {
             return Optional.of("a user name is required");
         }
-        if (ChatRules.EVERYONE.equals(name)) {
-            return Optional.of("'" + ChatRules.EVERYONE + "' is reserved for messages to all users");
+        if (!CHARACTERS.matcher(name).matches() || !SHAPE.matcher(name).matches()) {
+            return Optional.of("invalid user name (" + EXPECTED + ")");
         }
-        if (!ALLOWED.matcher(name).matches()) {
-            return Optional.of("invalid user name (expected: 1 to " + MAX_LENGTH
-                    + " of A-Z a-z 0-9 _ - .)");
+        if (ChatRules.EVERYONE.equals(canonical(name))) {
+            return Optional.of("'" + ChatRules.EVERYONE + "' is reserved for messages to all users");
         }
         return Optional.empty();
     }
@@ -36,5 +54,22 @@ public final class UserNames {
     /** True when {@code name} is a valid user name. */
     public static boolean isValid(String name) {
         return problem(name).isEmpty();
+    }
+
+    /** The form the server knows a user by: {@code name} in lower case. */
+    public static String canonical(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * What {@code name} looks like: two valid names with the same skeleton read alike, and may not
+     * both have an account.
+     */
+    public static String skeleton(String name) {
+        String folded = canonical(name)
+                .replace("_", "").replace("-", "").replace(".", "")
+                .replace('0', 'o').replace('1', 'l');
+        // Multi-letter folds after the single ones, so "rn" formed by a fold is caught too.
+        return folded.replace("rn", "m").replace("vv", "w");
     }
 }

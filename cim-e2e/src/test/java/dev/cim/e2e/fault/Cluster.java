@@ -78,6 +78,10 @@ final class Cluster implements AutoCloseable {
                 "--cim.server.presence.ttl=4s",
                 "--cim.server.presence.refresh-interval=1s",
                 "--cim.server.limits.relay-timeout=3s",
+                // Faults, not limits, are under test: a sender back from a cut resends in a burst.
+                "--cim.server.limits.messages-per-second=100000",
+                "--cim.server.limits.message-burst=100000",
+                "--cim.server.accounts.registrations-per-address=1000",
                 "--spring.main.web-application-type=none",
                 "--spring.data.redis.port=" + redisPort,
                 "--spring.data.redis.timeout=2s"));
@@ -136,6 +140,13 @@ final class Cluster implements AutoCloseable {
             throws IOException {
         return client(List.of("sender", user, addresses, stateDir().toString(), recipient, Long.toString(from),
                 Long.toString(count), Double.toString(perSecond)), user);
+    }
+
+    /** A client that schedules {@code count} messages to {@code recipient}, due evenly over [first, last]. */
+    JavaProcess scheduler(String user, String addresses, String recipient, int count, java.time.Instant first,
+            java.time.Instant last) throws IOException {
+        return client(List.of("scheduler", user, addresses, stateDir().toString(), recipient, Integer.toString(count),
+                Long.toString(first.toEpochMilli()), Long.toString(last.toEpochMilli())), user);
     }
 
     JavaProcess receiver(String user, String addresses) throws IOException {

@@ -23,7 +23,11 @@ import java.util.concurrent.TimeUnit;
  *            confirmed it (delivered, or stored durably), "FAIL n reason" when it refused it,
  *            then "DONE" when every message sent was answered
  *   receiver USER ADDRESSES STATE_DIR
- *            prints "RECV sender n" for each message shown
+ *            prints "RECV sender n" for each message shown; for a scheduled one
+ *            "RECV sender n DUE dueMillis AT shownMillis BY server|client" (wall clock, epoch ms)
+ *   scheduler USER ADDRESSES STATE_DIR RECIPIENT COUNT FIRST_DUE_MILLIS LAST_DUE_MILLIS
+ *            schedules COUNT messages ("n:1".."n:COUNT") due evenly from the first to the last
+ *            epoch millisecond, prints "SCHEDULED n" when the server holds message n, then "DONE"
  * </pre>
  * Both print "CONNECTED node" at each login, and run until their standard input closes. The state
  * directory holds the ids of the messages shown, so a receiver killed and started again does not
@@ -45,7 +49,10 @@ public final class FaultClient {
             public void onMessage(ChatMessage message) {
                 String text = message.text();
                 if (text.startsWith("n:")) {
-                    print(out, "RECV " + message.sender() + " " + text.substring(2));
+                    String timing = message.delay() == null ? "" : " DUE " + message.delay().dueAt().toEpochMilli()
+                            + " AT " + System.currentTimeMillis()
+                            + " BY " + (message.delay().firedByServer() ? "server" : "client");
+                    print(out, "RECV " + message.sender() + " " + text.substring(2) + timing);
                 }
             }
 
@@ -68,6 +75,9 @@ public final class FaultClient {
         if ("sender".equals(role)) {
             send(client, out, Recipient.user(args[4]), Long.parseLong(args[5]), Long.parseLong(args[6]),
                     Double.parseDouble(args[7]));
+        } else if ("scheduler".equals(role)) {
+            schedule(client, out, Recipient.user(args[4]), Integer.parseInt(args[5]), Long.parseLong(args[6]),
+                    Long.parseLong(args[7]));
         }
         while (System.in.read() != -1) {
             // runs until the test closes standard input (or kills it)
@@ -90,6 +100,19 @@ public final class FaultClient {
                     print(out, failure == null ? "ACK " + n : "FAIL " + n + " " + failure.getMessage()));
         }
         client.allAnswered().thenRun(() -> print(out, "DONE"));
+    }
+
+    private static void schedule(CimClient client, PrintStream out, Recipient to, int count, long firstDue,
+            long lastDue) {
+        java.util.List<java.util.concurrent.CompletableFuture<?>> all = new java.util.ArrayList<>();
+        for (int n = 1; n <= count; n++) {
+            long due = count == 1 ? firstDue : firstDue + (lastDue - firstDue) * (n - 1) / (count - 1);
+            int number = n;
+            all.add(client.schedule(to, "n:" + n, java.time.Instant.ofEpochMilli(due)).whenComplete((held, failure) ->
+                    print(out, failure == null ? "SCHEDULED " + number : "FAIL " + number + " " + failure.getMessage())));
+        }
+        java.util.concurrent.CompletableFuture.allOf(all.toArray(java.util.concurrent.CompletableFuture[]::new))
+                .whenComplete((done, failure) -> print(out, "DONE"));
     }
 
     private static void print(PrintStream out, String line) {

@@ -4,6 +4,7 @@ import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.NodeMessage;
 import dev.cim.common.wheel.DelayScheduler;
+import dev.cim.common.wheel.Job;
 import dev.cim.server.account.AccountService;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.NodeBus;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class ChatCore implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ChatCore.class);
+    private static final Duration SEND_RATE_SWEEP = Duration.ofMinutes(1);
 
     /** The ports the core works through. */
     public record Stores(AccountService accounts, InboxStore inbox, PresenceStore presence, OriginStore origins,
@@ -67,6 +70,9 @@ public final class ChatCore implements AutoCloseable {
     private final NodeBus bus;
     private final Router router;
     private final AtomicInteger peers = new AtomicInteger();
+    private final SendRate sendRate;
+    private final DelayScheduler wheel;
+    private volatile boolean closed;
 
     /**
      * @param blocking runs password hashing and other blocking work of logins
@@ -87,9 +93,12 @@ public final class ChatCore implements AutoCloseable {
                 settings.limits().maxTextLength(), peers::get, meters);
         this.receiver = new NodeReceiver(nodeId, users, lanes, stores.inbox(), stores.bus(), relays, scheduling::news);
         stores.bus().listen(receiver);
+        this.sendRate = new SendRate(settings.limits().messagesPerSecond(), settings.limits().messageBurst(),
+                System::nanoTime);
+        this.wheel = wheel;
         this.service = new ChatService(stores.accounts(), users, lanes, stores.inbox(), stores.presence(), origins,
                 router, scheduling, settings.limits(), clock, blocking, settings.heartbeat(),
-                new ChatMetrics(meters, users));
+                new ChatMetrics(meters, users), sendRate);
         this.inbox = stores.inbox();
         this.presence = stores.presence();
         this.bus = stores.bus();
@@ -146,10 +155,25 @@ public final class ChatCore implements AutoCloseable {
     public void start() {
         origins.start(settings.originsFlush());
         scheduling.start();
+        forgetIdleSendRates();
+    }
+
+    /** Every minute, forgets the send-rate buckets of users who stopped sending. */
+    private void forgetIdleSendRates() {
+        if (closed) {
+            return;
+        }
+        sendRate.forgetIdle();
+        try {
+            wheel.schedule(Job.of("forget idle send rates", this::forgetIdleSendRates), SEND_RATE_SWEEP);
+        } catch (RejectedExecutionException stopping) {
+            // the wheel is stopping with the application: nothing left to forget
+        }
     }
 
     @Override
     public void close() {
+        closed = true;
         scheduling.close();
         receiver.close();
         lanes.close(10_000);

@@ -23,6 +23,7 @@ public final class ChatMetrics {
     private final Counter loginsCreated;
     private final Counter loginsRefused;
     private final Counter logouts;
+    private final Counter rateLimited;
     private final Counter received;
     private final Timer delivered;
     private final Timer stored;
@@ -35,6 +36,8 @@ public final class ChatMetrics {
                 .description("logins that created their account").register(registry);
         loginsRefused = Counter.builder("cim.logins").tag("outcome", "refused")
                 .description("logins refused").register(registry);
+        rateLimited = Counter.builder("cim.messages.refused").tag("reason", "rate-limited")
+                .description("messages refused because their sender went over the rate limit").register(registry);
         logouts = Counter.builder("cim.sessions.closed").description("sessions closed").register(registry);
         received = Counter.builder("cim.messages.in").tag("kind", "chat")
                 .description("chat messages received from clients").register(registry);
@@ -67,6 +70,10 @@ public final class ChatMetrics {
 
     void loginRefused() {
         loginsRefused.increment();
+    }
+
+    void rateLimited() {
+        rateLimited.increment();
     }
 
     void loggedOut() {

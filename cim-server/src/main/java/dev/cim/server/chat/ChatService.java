@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -62,11 +63,12 @@ public final class ChatService {
     private final Executor blocking;
     private final Duration heartbeat;
     private final ChatMetrics metrics;
+    private final SendRate sendRate;
     private final AtomicLong lastSessionId = new AtomicLong();
 
     ChatService(AccountService accounts, LocalUsers users, UserLanes lanes, InboxStore inbox, PresenceStore presence,
             Origins origins, Router router, ScheduledRequests scheduled, Limits limits, Clock clock, Executor blocking,
-            Duration heartbeat, ChatMetrics metrics) {
+            Duration heartbeat, ChatMetrics metrics, SendRate sendRate) {
         this.accounts = accounts;
         this.users = users;
         this.lanes = lanes;
@@ -80,6 +82,7 @@ public final class ChatService {
         this.blocking = blocking;
         this.heartbeat = heartbeat;
         this.metrics = metrics;
+        this.sendRate = sendRate;
     }
 
     /** The users and sessions on this node. */
@@ -94,37 +97,41 @@ public final class ChatService {
      * session, whose frames the transport then hands to {@link #received}.
      */
     public void login(Connection connection, Login login, LoginListener listener) {
-        String user = login.getUserName();
-        Optional<String> badName = UserNames.problem(user);
+        String name = login.getUserName();
+        Optional<String> badName = UserNames.problem(name);
         if (badName.isPresent()) {
-            refuse(connection, listener, user, badName.get());
+            refuse(connection, listener, name, badName.get(), 0);
             return;
         }
         if (login.getOrigin() == 0) {
-            refuse(connection, listener, user, "the login carries no origin (expected: a random non-zero number)");
+            refuse(connection, listener, name, "the login carries no origin (expected: a random non-zero number)", 0);
             return;
         }
+        AccountService.Attempt attempt = new AccountService.Attempt(name, login.getPassword(), login.getToken(),
+                connection.remoteHost());
         blocking.execute(() -> {
             LoginOutcome outcome;
             try {
-                outcome = accounts.login(user, login.getPassword());
+                outcome = accounts.login(attempt);
             } catch (RuntimeException e) {
-                log.error("Login of {} failed: {}", user, e.toString());
-                connection.owner().execute(() -> refuse(connection, listener, user,
-                        "the server's storage is unavailable; try again"));
+                log.error("Login of {} failed: {}", name, e.toString());
+                connection.owner().execute(() -> refuse(connection, listener, name,
+                        "the server's storage is unavailable; try again", 0));
                 return;
             }
             if (outcome instanceof LoginOutcome.Refused refused) {
-                connection.owner().execute(() -> refuse(connection, listener, user, refused.reason()));
+                connection.owner().execute(() -> refuse(connection, listener, name, refused.reason(),
+                        refused.retryAfter().toMillis()));
                 return;
             }
-            boolean created = ((LoginOutcome.Accepted) outcome).created();
-            lanes.of(user).execute(() -> attach(connection, listener, user, login.getOrigin(), created));
+            LoginOutcome.Accepted accepted = (LoginOutcome.Accepted) outcome;
+            lanes.of(accepted.user()).execute(() -> attach(connection, listener, accepted, login.getOrigin()));
         });
     }
 
     /** On the user's lane: loads the origin and the node list, then opens the session on the owner. */
-    private void attach(Connection connection, LoginListener listener, String user, long originId, boolean created) {
+    private void attach(Connection connection, LoginListener listener, LoginOutcome.Accepted accepted, long originId) {
+        String user = accepted.user();
         Origin origin;
         List<String> nodes;
         try {
@@ -133,23 +140,27 @@ public final class ChatService {
         } catch (RuntimeException e) {
             log.error("Login of {} failed: {}", user, e.toString());
             connection.owner().execute(() -> refuse(connection, listener, user,
-                    "the server's storage is unavailable; try again"));
+                    "the server's storage is unavailable; try again", 0));
             return;
         }
-        connection.owner().execute(() -> open(connection, listener, user, origin, created, nodes));
+        connection.owner().execute(() -> open(connection, listener, accepted, origin, nodes));
     }
 
-    private void open(Connection connection, LoginListener listener, String user, Origin origin, boolean created,
+    private void open(Connection connection, LoginListener listener, LoginOutcome.Accepted accepted, Origin origin,
             List<String> nodes) {
         if (!connection.isOpen()) {
             return;
         }
+        String user = accepted.user();
+        boolean created = accepted.created();
         Session session = new Session(lastSessionId.incrementAndGet(), user, origin, connection, users, inbox,
                 lanes.of(user), limits, this::sessionClosed);
         origin.attach(session, System.nanoTime());
         listener.loggedIn(session);
         connection.send(Envelopes.loginAccepted(LoginResult.newBuilder()
                 .setAccountCreated(created)
+                .setUserName(user)
+                .setSessionToken(accepted.token())
                 .setNodeId(presence.nodeId())
                 .setHeartbeatIntervalMillis(heartbeat.toMillis())
                 .setMaxTextLength(limits.maxTextLength())
@@ -164,11 +175,13 @@ public final class ChatService {
         log.info("{} logged in{}", session, created ? ", account created" : "");
     }
 
-    private void refuse(Connection connection, LoginListener listener, String user, String reason) {
+    private void refuse(Connection connection, LoginListener listener, String user, String reason,
+            long retryAfterMillis) {
         metrics.loginRefused();
-        log.warn("Login of '{}' from {} refused: {}", user, connection.remote(), reason);
+        log.warn("Login of '{}' from {} refused: {}", UserNames.isValid(user) ? user : "(invalid name)",
+                connection.remote(), reason);
         listener.refused(reason);
-        connection.send(Envelopes.loginRefused(reason));
+        connection.send(Envelopes.loginRefused(reason, retryAfterMillis));
         connection.close(ErrorReply.Code.NOT_LOGGED_IN, "login refused: " + reason);
     }
 
@@ -205,7 +218,15 @@ public final class ChatService {
             }
             case PING -> session.connection.send(Envelopes.pong(envelope, clock.millis()));
             case ONLINE_USERS_REQUEST -> onlineUsers(session, id);
-            case SCHEDULE, EDIT, CANCEL, RELEASE, LIST_SCHEDULED -> scheduled.handle(session, envelope);
+            case SCHEDULE -> {
+                Envelope refusal = tooFast(session, id);
+                if (refusal != null) {
+                    session.connection.send(refusal);
+                } else {
+                    scheduled.handle(session, envelope);
+                }
+            }
+            case EDIT, CANCEL, RELEASE, LIST_SCHEDULED -> scheduled.handle(session, envelope);
             case LOGIN -> session.connection.send(Envelopes.error(id, ErrorReply.Code.BAD_REQUEST,
                     "already logged in as " + session.user, false));
             default -> session.connection.send(Envelopes.error(id, ErrorReply.Code.BAD_REQUEST,
@@ -225,10 +246,14 @@ public final class ChatService {
             repeat(session, sequence);
             return;
         }
-        Optional<String> problem = ChatRules.recipientProblem(send.getRecipient())
-                .or(() -> ChatRules.textProblem(send.getText(), limits.maxTextLength()));
-        if (problem.isPresent()) {
-            Envelope refusal = Envelopes.error(sequence, ErrorReply.Code.BAD_REQUEST, problem.get(), false);
+        Envelope refusal = tooFast(session, sequence);
+        if (refusal == null) {
+            refusal = ChatRules.recipientProblem(send.getRecipient())
+                    .or(() -> ChatRules.textProblem(send.getText(), limits.maxTextLength()))
+                    .map(problem -> Envelopes.error(sequence, ErrorReply.Code.BAD_REQUEST, problem, false))
+                    .orElse(null);
+        }
+        if (refusal != null) {
             origin.answered(sequence, refusal);
             session.connection.send(refusal);
             return;
@@ -236,7 +261,7 @@ public final class ChatService {
         Chat chat = Chat.newBuilder()
                 .setId(MessageIds.of(origin.origin, sequence))
                 .setSender(session.user)
-                .setRecipient(send.getRecipient())
+                .setRecipient(UserNames.canonical(send.getRecipient()))
                 .setText(send.getText())
                 .setSentAtMillis(clock.millis())
                 .build();
@@ -247,6 +272,19 @@ public final class ChatService {
             // Slow the sender, not the server: read no more of this client until some are resolved.
             session.connection.readPaused(true);
         }
+    }
+
+    /** A refusal when {@code session}'s user is sending faster than allowed, else null. */
+    Envelope tooFast(Session session, long requestId) {
+        long waitNanos = sendRate.take(session.user);
+        if (waitNanos == 0) {
+            return null;
+        }
+        long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos));
+        metrics.rateLimited();
+        return Envelopes.rateLimited(requestId, "not sent: more than " + limits.messagesPerSecond()
+                + " messages per second from " + session.user + " (expected: a pause of " + waitMillis
+                + " ms before the next)", waitMillis);
     }
 
     /** A request number seen before: answered with its first outcome, or left to its receipt still to come. */

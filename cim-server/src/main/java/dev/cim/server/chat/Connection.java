@@ -46,4 +46,7 @@ public interface Connection {
 
     /** Where the peer is, for logs: {@code /127.0.0.1:51234}. */
     String remote();
+
+    /** The peer's IP address ({@code 127.0.0.1}), by which logins and new accounts are throttled. */
+    String remoteHost();
 }

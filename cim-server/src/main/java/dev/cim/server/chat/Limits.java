@@ -17,9 +17,11 @@ import java.time.Duration;
  * @param relayTimeout   how long a message relayed to another node may wait for that node's answer
  *                       before it is stored in the recipient's inbox instead
  * @param maxTextLength  the most characters in a message
+ * @param messagesPerSecond messages one user may send or schedule per second on this node, on average
+ * @param messageBurst   messages one user may send at once above that rate
  */
 public record Limits(int windowMessages, long windowBytes, int heldMessages, int pageSize, int pendingPerOrigin,
-        Duration relayTimeout, int maxTextLength) {
+        Duration relayTimeout, int maxTextLength, int messagesPerSecond, int messageBurst) {
 
     public Limits {
         positive(windowMessages, "window messages");
@@ -28,6 +30,8 @@ public record Limits(int windowMessages, long windowBytes, int heldMessages, int
         positive(pageSize, "page size");
         positive(pendingPerOrigin, "pending per origin");
         positive(maxTextLength, "max text length");
+        positive(messagesPerSecond, "messages per second");
+        positive(messageBurst, "message burst");
         if (relayTimeout.isNegative() || relayTimeout.isZero()) {
             throw new IllegalArgumentException("relay timeout: " + relayTimeout + " (expected: > 0)");
         }

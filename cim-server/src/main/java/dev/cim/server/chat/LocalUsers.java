@@ -32,16 +32,20 @@ public final class LocalUsers {
     }
 
     /**
-     * Removes {@code session}; nothing is handed to it after this returns.
+     * Removes {@code session}, running {@code whileLeaving} under its user's entry lock: whatever it
+     * queues on the user's lane is queued before anything a router queues there on finding the
+     * session gone (routers hand messages over under the same lock). Nothing is handed to the
+     * session after this returns.
      *
      * @return how many sessions its user has left here
      */
-    int remove(Session session) {
+    int remove(Session session, Runnable whileLeaving) {
         UserEntry entry = users.get(session.user);
         if (entry == null) {
+            whileLeaving.run();
             return 0;
         }
-        int left = entry.remove(session);
+        int left = entry.remove(session, whileLeaving);
         if (left == 0 && entry.removeIfEmpty()) {
             users.remove(session.user, entry);
         }

@@ -3,6 +3,7 @@ package dev.cim.server.chat;
 import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.MessageIds;
+import dev.cim.common.protocol.UserNames;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.Edit;
 import dev.cim.common.protocol.proto.Envelope;
@@ -224,7 +225,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         long now = clock.millis();
         Scheduled draft = Scheduled.newBuilder()
                 .setId(MessageIds.of(session.origin.origin, id))
-                .setRecipient(schedule.getRecipient())
+                .setRecipient(UserNames.canonical(schedule.getRecipient()))
                 .setText(schedule.getText())
                 .setDueAtMillis(schedule.getDueAtMillis())
                 .setRequestedMillis(Math.max(0, schedule.getRequestedMillis()))

@@ -327,7 +327,6 @@ public final class Session {
             return;
         }
         state = State.CLOSING;
-        users.remove(this);
         List<Delivery> storing = new ArrayList<>();
         for (Sent sent : window) {
             if (sent.inboxEntry() == null) {
@@ -338,13 +337,17 @@ public final class Session {
         windowBytes = 0;
         storing.addAll(held);
         held.clear();
-        for (Delivery delivery; (delivery = incoming.poll()) != null; ) {
-            storing.add(delivery);
-        }
-        store(storing, () -> connection.owner().execute(() -> {
-            state = State.CLOSED;
-            onClosed.accept(this);
-        }));
+        // Leaving and queueing the store happen under the user's entry lock: a message routed once
+        // the session is gone is stored on the lane behind these, never ahead of them.
+        users.remove(this, () -> {
+            for (Delivery delivery; (delivery = incoming.poll()) != null; ) {
+                storing.add(delivery);
+            }
+            store(storing, () -> connection.owner().execute(() -> {
+                state = State.CLOSED;
+                onClosed.accept(this);
+            }));
+        });
     }
 
     /** Stores {@code deliveries} in this user's inbox on the lane, settling their trackers, then runs {@code then}. */

@@ -55,12 +55,14 @@ final class UserEntry {
     }
 
     /**
-     * Takes {@code session} out; nothing more is handed to it after this returns.
+     * Takes {@code session} out, running {@code whileLeaving} before the lock is let go; nothing more
+     * is handed to the session after this returns.
      *
      * @return the sessions the user has left here
      */
-    synchronized int remove(Session session) {
+    synchronized int remove(Session session, Runnable whileLeaving) {
         sessions.remove(session);
+        whileLeaving.run();
         return sessions.size();
     }
 

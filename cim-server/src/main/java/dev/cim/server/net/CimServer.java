@@ -58,14 +58,17 @@ public final class CimServer implements SmartLifecycle {
      * @param ioThreads      I/O event loops
      * @param epoll          Linux's epoll where it loads, else NIO
      * @param maxFrameLength the longest frame accepted
+     * @param maxLoginFrameLength the longest first frame (the login) accepted
      * @param idleTimeout    a connection silent this long is closed
      * @param loginTimeout   a connection not logged in after this long is closed
+     * @param connectionsPerAddress     open connections from one IP address, at most
+     * @param unauthenticatedPerAddress connections from one IP address not logged in yet, at most
      * @param shutdownGrace  how long clients have to leave when the server stops
      * @param shutdownSpread the window clients spread their reconnections over
      */
     public record Settings(String host, int port, int ioThreads, boolean epoll, int maxFrameLength,
-            Duration idleTimeout, Duration loginTimeout, Duration shutdownGrace,
-            Duration shutdownSpread) {
+            int maxLoginFrameLength, Duration idleTimeout, Duration loginTimeout, int connectionsPerAddress,
+            int unauthenticatedPerAddress, Duration shutdownGrace, Duration shutdownSpread) {
     }
 
     private final Settings settings;
@@ -74,7 +77,8 @@ public final class CimServer implements SmartLifecycle {
 
     private EventLoopGroup acceptor;
     private EventLoopGroup io;
-    private ChannelGroup channels;
+    private volatile ChannelGroup channels;
+    private volatile CimServerInitializer initializer;
     private volatile Channel serverChannel;
 
     public CimServer(Settings settings, ChatService chat, PresenceStore presence) {
@@ -98,8 +102,7 @@ public final class CimServer implements SmartLifecycle {
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                .childHandler(new CimServerInitializer(chat, channels, settings.maxFrameLength(),
-                        settings.idleTimeout(), settings.loginTimeout()));
+                .childHandler(initializer = new CimServerInitializer(chat, channels, settings));
         try {
             serverChannel = bootstrap.bind(settings.host(), settings.port()).syncUninterruptibly().channel();
         } catch (Exception e) {
@@ -109,6 +112,12 @@ public final class CimServer implements SmartLifecycle {
         log.info("cim server node {} listening on {} ({}, {} I/O threads, idle timeout {}, max frame {} bytes)",
                 presence.nodeId(), address(), transport.name(), settings.ioThreads(),
                 settings.idleTimeout(), settings.maxFrameLength());
+    }
+
+    /** Client connections not logged in yet. */
+    public int unauthenticatedConnections() {
+        CimServerInitializer current = initializer;
+        return current == null ? 0 : current.unauthenticated();
     }
 
     /** The port the server listens on: the bound one when {@code cim.server.port} was 0. */

@@ -7,14 +7,15 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import java.time.Duration;
 
 /**
  * Builds the pipeline of each accepted connection:
  * <pre>
  *  bytes in                                                       Envelopes out
  *    |                                                                  ^
+ *  [address]   AddressGate: at most so many connections, and so many not logged in, per IP address
  *  [flush]     CoalescingFlushHandler: one socket write per event-loop pass, not one per frame
+ *  [first]     LoginFrameLimit: the first frame (the login) must be small; then it leaves
  *  [codec]     CimProtocolCodec: length-prefixed frames &lt;-&gt; Envelopes, typed frame errors
  *  [deadline]  ReadDeadline: closes a connection silent for the idle timeout, or not logged in in time
  *  [login]     LoginGate: only a Login passes; replaced at login by
@@ -22,35 +23,43 @@ import java.time.Duration;
  *  [errors]    ProtocolErrorHandler: any exception -&gt; logged, error frame, close
  * </pre>
  * Everything runs on the connection's event loop; the chat core does blocking work elsewhere.
+ * Before login a connection can make the server hold little: one small frame, for at most the
+ * login timeout, and only so many such connections per address.
  */
 final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
 
     private final ChatService chat;
     private final ChannelGroup channels;
+    private final CimServer.Settings settings;
     private final CimProtocolCodec codec;
-    private final Duration idleTimeout;
-    private final Duration loginTimeout;
+    private final AddressGate.Counts addresses;
     private final ProtocolErrorHandler errors = new ProtocolErrorHandler();
 
     /**
      * @param channels every open connection is added here, so shutdown can reach them all
      */
-    CimServerInitializer(ChatService chat, ChannelGroup channels, int maxFrameLength, Duration idleTimeout,
-            Duration loginTimeout) {
+    CimServerInitializer(ChatService chat, ChannelGroup channels, CimServer.Settings settings) {
         this.chat = chat;
         this.channels = channels;
-        this.codec = new CimProtocolCodec(maxFrameLength);
-        this.idleTimeout = idleTimeout;
-        this.loginTimeout = loginTimeout;
+        this.settings = settings;
+        this.codec = new CimProtocolCodec(settings.maxFrameLength());
+        this.addresses = new AddressGate.Counts(settings.connectionsPerAddress(), settings.unauthenticatedPerAddress());
+    }
+
+    /** Connections not logged in yet. */
+    int unauthenticated() {
+        return addresses.unauthenticated();
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
         channels.add(ch);
         ChannelPipeline pipeline = ch.pipeline();
+        pipeline.addLast(AddressGate.NAME, new AddressGate(addresses));
         pipeline.addLast("flush", new CoalescingFlushHandler());
+        pipeline.addLast(LoginFrameLimit.NAME, new LoginFrameLimit(settings.maxLoginFrameLength()));
         codec.install(pipeline);
-        ReadDeadline deadline = new ReadDeadline(idleTimeout, loginTimeout);
+        ReadDeadline deadline = new ReadDeadline(settings.idleTimeout(), settings.loginTimeout());
         pipeline.addLast("deadline", deadline);
         pipeline.addLast(LoginGate.NAME, new LoginGate(chat, deadline));
         pipeline.addLast("errors", errors);

@@ -47,8 +47,8 @@ final class LoginGate extends SimpleChannelInboundHandler<Envelope> {
         chat.login(connection, envelope.getLogin(), new ChatService.LoginListener() {
             @Override
             public void loggedIn(Session session) {
-                deadline.loggedIn();
-                ctx.pipeline().replace(LoginGate.this, SessionHandler.NAME, new SessionHandler(chat, session));
+                ctx.pipeline().fireUserEventTriggered(LoggedIn.INSTANCE);
+                ctx.pipeline().replace(LoginGate.this, SessionHandler.NAME, new SessionHandler(chat, session, connection));
                 ctx.channel().config().setAutoRead(true);
             }
 

@@ -6,6 +6,7 @@ import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.chat.Connection;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import java.net.InetSocketAddress;
 import io.netty.channel.ChannelOutboundBuffer;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
@@ -64,12 +65,34 @@ final class NettyConnection implements Connection {
         closeWithError(channel, code, reason);
     }
 
+    /*
+     * Reading stops for either of two reasons, and resumes when neither holds: the core paused it
+     * (the client has too many messages still being routed: the server's doing, so the idle deadline
+     * waits too), or the client does not read what the server writes (its outbound buffer is over
+     * the high water mark: the client's doing, so the idle deadline runs on and closes it). Either
+     * way a client cannot make the server buffer more than about the high water mark for it.
+     */
+    private boolean pausedByCore;
+    private boolean unwritable;
+
     @Override
     public void readPaused(boolean paused) {
-        if (channel.config().isAutoRead() == paused) {
-            channel.config().setAutoRead(!paused);
-            deadline.readingPaused(paused);
-            if (!paused) {
+        pausedByCore = paused;
+        deadline.readingPaused(paused);
+        applyReading();
+    }
+
+    /** The channel's writability changed (its outbound buffer crossed a water mark). */
+    void writabilityChanged() {
+        unwritable = !channel.isWritable();
+        applyReading();
+    }
+
+    private void applyReading() {
+        boolean read = !pausedByCore && !unwritable;
+        if (channel.config().isAutoRead() != read) {
+            channel.config().setAutoRead(read);
+            if (read) {
                 channel.read();
             }
         }
@@ -80,13 +103,23 @@ final class NettyConnection implements Connection {
         return String.valueOf(channel.remoteAddress());
     }
 
-    /** Logs why, sends a closing error while the peer can read it, then closes. */
+    @Override
+    public String remoteHost() {
+        return channel.remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
+                ? address.getAddress().getHostAddress() : String.valueOf(channel.remoteAddress());
+    }
+
+    /**
+     * Logs why, sends a closing error while the peer can read it, then closes. A peer that is not
+     * reading (its outbound buffer is over the high water mark) would never let the error through,
+     * so it is closed at once: the reason is in the log only.
+     */
     static void closeWithError(Channel channel, ErrorReply.Code code, String reason) {
         if (!channel.isOpen()) {
             return;
         }
         log.info("Closing {}: {}", channel.remoteAddress(), reason);
-        if (channel.isActive()) {
+        if (channel.isActive() && channel.isWritable()) {
             channel.writeAndFlush(Envelopes.error(0, code, reason, true)).addListener(ChannelFutureListener.CLOSE);
         } else {
             channel.close();

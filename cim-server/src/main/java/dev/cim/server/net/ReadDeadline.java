@@ -8,7 +8,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Closes a connection that is silent for too long, and one that has not logged in in time.
+ * Closes a connection that is silent for too long (or reads nothing the server sends, so that the
+ * server stopped reading it), and one that has not logged in in time.
  *
  * <ul>
  *   <li><b>Idle:</b> a connection that sends no frame for {@code idleTimeout} is closed. Only whole
@@ -61,12 +62,21 @@ final class ReadDeadline extends ChannelDuplexHandler {
             schedule(ctx, paused ? idleNanos : idleNanos - silent);
             return;
         }
+        if (!ctx.channel().isWritable()) {
+            NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.IDLE_TIMEOUT, "read nothing the server sent for "
+                    + idleNanos / 1_000_000 + " ms (expected: a client that reads its messages)");
+            return;
+        }
         NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.IDLE_TIMEOUT, "sent nothing for "
                 + idleNanos / 1_000_000 + " ms (expected: a ping at least every " + idleNanos / 3_000_000 + " ms)");
     }
 
-    void loggedIn() {
-        loggedIn = true;
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (event == LoggedIn.INSTANCE) {
+            loggedIn = true;
+        }
+        super.userEventTriggered(ctx, event);
     }
 
     /** The server stopped (or started again) reading this connection. */

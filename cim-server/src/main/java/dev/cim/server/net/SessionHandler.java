@@ -16,11 +16,19 @@ final class SessionHandler extends SimpleChannelInboundHandler<Envelope> {
 
     private final ChatService chat;
     private final Session session;
+    private final NettyConnection connection;
 
-    SessionHandler(ChatService chat, Session session) {
+    SessionHandler(ChatService chat, Session session, NettyConnection connection) {
         super(Envelope.class);
         this.chat = chat;
         this.session = session;
+        this.connection = connection;
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        connection.writabilityChanged();
+        super.channelWritabilityChanged(ctx);
     }
 
     @Override

@@ -12,6 +12,13 @@ package dev.cim.server.redis;
  *   <tr><th>Key</th><th>Type</th><th>Holds</th><th>Lifetime</th></tr>
  *   <tr><td>{@code cim:{u:<user>}:account}</td><td>hash</td><td>{@code hash}: the BCrypt hash of the
  *       password</td><td>forever</td></tr>
+ *   <tr><td>{@code cim:{u:<user>}:tokens}</td><td>hash</td><td>SHA-256 of a session token &rarr;
+ *       its expiry, epoch ms</td><td>until the last expires, or they are revoked</td></tr>
+ *   <tr><td>{@code cim:{n:<skeleton>}:owner}</td><td>string</td><td>the user name that claimed a
+ *       look-alike skeleton (see {@code UserNames.skeleton})</td><td>forever</td></tr>
+ *   <tr><td>{@code cim:{t:<subject>}}</td><td>hash</td><td>{@code n}: attempts, {@code last}: epoch ms
+ *       of the last; subjects {@code login:u:<user>}, {@code login:a:<address>},
+ *       {@code register:a:<address>}</td><td>TTL, renewed by each attempt</td></tr>
  *   <tr><td>{@code cim:{u:<user>}:presence}</td><td>hash</td><td>node id &rarr;
  *       {@code <sessions>:<expires at, epoch ms>}: where the user is online; a field whose time has
  *       passed is a dead node's</td><td>TTL {@code presence.ttl}, renewed by each node</td></tr>
@@ -56,6 +63,18 @@ public final class RedisKeys {
 
     public static String account(String user) {
         return user(user) + "account";
+    }
+
+    public static String tokens(String user) {
+        return user(user) + "tokens";
+    }
+
+    public static String nameOwner(String skeleton) {
+        return "cim:{n:" + skeleton + "}:owner";
+    }
+
+    public static String attempts(String subject) {
+        return "cim:{t:" + subject + "}";
     }
 
     public static String presence(String user) {

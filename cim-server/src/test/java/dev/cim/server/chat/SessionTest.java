@@ -70,6 +70,11 @@ class SessionTest {
             return "test";
         }
 
+        @Override
+        public String remoteHost() {
+            return "192.0.2.1";
+        }
+
         List<String> texts() {
             return written.stream().filter(Envelope::hasDelivery).map(e -> e.getDelivery().getChat().getText()).toList();
         }
@@ -120,7 +125,7 @@ class SessionTest {
     private boolean closed;
 
     private Session session(int window) {
-        Limits limits = new Limits(window, 1 << 20, 3, 2, 100, Duration.ofSeconds(1), 4000);
+        Limits limits = new Limits(window, 1 << 20, 3, 2, 100, Duration.ofSeconds(1), 4000, 100, 500);
         Session session = new Session(1, "bob", new Origin("bob", 1, 0, 0), connection, users, inbox, INLINE, limits,
                 s -> closed = true);
         users.add(session);
@@ -186,6 +191,32 @@ class SessionTest {
         assertThat(outcomes).containsExactly("a delivered", "b stored");
         assertThat(users.get("bob")).isNull();
         assertThat(closed).isTrue();
+    }
+
+    @Test
+    void closed_queuesItsStoreBeforeRoutersCanSeeItGone_soNothingNewerIsStoredAheadOfIt() {
+        // Routers hand a message over under the user's entry lock and, finding no session, queue
+        // its offline store on the lane after letting the lock go. The session's own store must be
+        // queued under that lock, or a newer message could be stored ahead of the ones it held.
+        UserEntry[] entry = new UserEntry[1];
+        List<Boolean> queuedUnderTheLock = new ArrayList<>();
+        java.util.concurrent.Executor lane = task -> {
+            queuedUnderTheLock.add(Thread.holdsLock(entry[0]));
+            task.run();
+        };
+        Limits limits = new Limits(100, 1 << 20, 3, 2, 100, Duration.ofSeconds(1), 4000, 100, 500);
+        Session session = new Session(1, "bob", new Origin("bob", 1, 0, 0), connection, users, inbox, lane, limits,
+                s -> closed = true);
+        users.add(session);
+        entry[0] = users.get("bob");
+        session.start();
+        session.enqueue(delivery("unacknowledged"));
+        queuedUnderTheLock.clear();
+
+        session.closed();
+
+        assertThat(queuedUnderTheLock).first().as("the store queued under the entry lock").isEqualTo(true);
+        assertThat(inbox.texts()).containsExactly("unacknowledged");
     }
 
     @Test

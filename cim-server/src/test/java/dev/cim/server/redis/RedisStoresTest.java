@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.server.redis.embedded.EmbeddedRedisServer;
+import dev.cim.server.store.AccountStore;
+import dev.cim.server.store.AttemptCounters;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.ScheduledStore;
 import dev.cim.server.support.FreePort;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -70,7 +73,7 @@ class RedisStoresTest {
         InboxStore inbox = inbox(100, 1 << 20);
         assertThat(inbox.storeIfOffline("ghost", chat("hi"))).isInstanceOf(InboxStore.Offer.Unknown.class);
 
-        new RedisAccountStore(strings).createIfAbsent("dora", "hash");
+        new RedisAccountStore(strings, bytes).create("dora", "dora", "hash");
         new RedisPresenceStore(strings, "node-x", Duration.ofSeconds(30), clock::get).sessions("dora", 1);
         assertThat(inbox.storeIfOffline("dora", chat("hi"))).isEqualTo(new InboxStore.Offer.Online(java.util.Set.of("node-x")));
 
@@ -79,8 +82,59 @@ class RedisStoresTest {
     }
 
     @Test
+    void accounts_aClaimedSkeletonRefusesOtherNames_butNotItsOwner() {
+        RedisAccountStore accounts = new RedisAccountStore(strings, bytes);
+
+        assertThat(accounts.create("fred", "fred", "h1")).isEqualTo(AccountStore.Creation.CREATED);
+        assertThat(accounts.create("fred", "fred", "h2")).isEqualTo(AccountStore.Creation.EXISTS);
+        assertThat(accounts.create("fr.ed", "fred", "h3")).isEqualTo(AccountStore.Creation.LOOKS_TAKEN);
+        assertThat(accounts.exists("fr.ed")).isFalse();
+        assertThat(accounts.ownerOf("fred")).contains("fred");
+        assertThat(accounts.passwordHash("fred")).contains("h1");
+
+        // A claim whose account was never made (a crash between the two commands) is its owner's.
+        strings.opsForValue().set(RedisKeys.nameOwner("gina"), "gina");
+        assertThat(accounts.create("gina", "gina", "h")).isEqualTo(AccountStore.Creation.CREATED);
+    }
+
+    @Test
+    void tokens_liveOnesAreRenewed_expiredOnesRemoved_andOnlyTheLatestKept() {
+        RedisAccountStore accounts = new RedisAccountStore(strings, bytes);
+        Instant now = Instant.now();
+        accounts.addToken("hugo", "t1", now.plusSeconds(100), 2);
+        accounts.addToken("hugo", "t2", now.plusSeconds(200), 2);
+        accounts.addToken("hugo", "t3", now.plusSeconds(300), 2);
+
+        assertThat(accounts.useToken("hugo", "t1", now, now.plusSeconds(400))).as("pushed out").isFalse();
+        assertThat(accounts.useToken("hugo", "t2", now, now.plusSeconds(400))).isTrue();
+        assertThat(strings.getExpire(RedisKeys.tokens("hugo"))).as("the key lives as long as its latest token")
+                .isBetween(390L, 400L);
+        assertThat(accounts.useToken("hugo", "t3", now.plusSeconds(300), now.plusSeconds(700)))
+                .as("expired at its time").isFalse();
+        assertThat(strings.opsForHash().keys(RedisKeys.tokens("hugo"))).containsExactly("t2");
+        assertThat(accounts.revokeTokens("hugo")).isEqualTo(1);
+        assertThat(accounts.useToken("hugo", "t2", now, now.plusSeconds(400))).isFalse();
+    }
+
+    @Test
+    void attemptCounters_countAndExpireAfterTheLastAttempt() {
+        RedisAttemptCounters counters = new RedisAttemptCounters(bytes);
+        Instant now = Instant.ofEpochMilli(clock.get());
+
+        assertThat(counters.get("login:u:ivy")).isEqualTo(AttemptCounters.Count.NONE);
+        counters.add("login:u:ivy", now, Duration.ofSeconds(60));
+        AttemptCounters.Count second = counters.add("login:u:ivy", now.plusSeconds(5), Duration.ofSeconds(60));
+
+        assertThat(second).isEqualTo(new AttemptCounters.Count(2, now.plusSeconds(5)));
+        assertThat(counters.get("login:u:ivy")).isEqualTo(second);
+        assertThat(strings.getExpire(RedisKeys.attempts("login:u:ivy"))).isBetween(55L, 60L);
+        counters.clear("login:u:ivy");
+        assertThat(counters.get("login:u:ivy")).isEqualTo(AttemptCounters.Count.NONE);
+    }
+
+    @Test
     void storeIfOffline_pastTheLimits_isRefusedSayingWhy() {
-        new RedisAccountStore(strings).createIfAbsent("erin", "hash");
+        new RedisAccountStore(strings, bytes).create("erin", "erin", "hash");
         InboxStore inbox = inbox(2, 1 << 20);
         inbox.storeIfOffline("erin", chat("1"));
         inbox.storeIfOffline("erin", chat("2"));

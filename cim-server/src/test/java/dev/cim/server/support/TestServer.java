@@ -71,8 +71,19 @@ public final class TestServer implements AutoCloseable {
                 "--cim.server.port=0",
                 "--cim.server.host=127.0.0.1",
                 "--cim.server.accounts.bcrypt-strength=4")); // hashing cost is not under test
-        if (args.stream().noneMatch(a -> a.startsWith("--spring.main.web-application-type="))) {
-            all.add("--spring.main.web-application-type=none"); // no management HTTP unless a test wants it
+        // No management HTTP unless a test wants it; and limits meant for strangers on a network are
+        // lifted (tests log in hundreds of users from loopback, and send in bursts), unless a test of
+        // those limits sets them.
+        for (String setting : List.of("--spring.main.web-application-type=none",
+                "--cim.server.accounts.registrations-per-address=1000000",
+                "--cim.server.limits.connections-per-address=1000000",
+                "--cim.server.limits.unauthenticated-per-address=1000000",
+                "--cim.server.limits.messages-per-second=1000000",
+                "--cim.server.limits.message-burst=1000000")) {
+            String name = setting.substring(0, setting.indexOf('=') + 1);
+            if (args.stream().noneMatch(a -> a.startsWith(name))) {
+                all.add(setting);
+            }
         }
         all.addAll(args); // a repeated setting would be read as a list: each is given once
         // Command-line arguments, since they override application.properties (builder
