@@ -128,6 +128,25 @@ class EmbeddedRedisLockdownTest {
     }
 
     @Test
+    void dataOfTheBundled62_isReadByRedis7_whenOneIsInstalledLater() throws IOException {
+        RedisExecutable preferred = RedisExecutable.resolve("").executable();
+        assumeTrue(preferred.version().atLeast7(), "needs a redis-server 7 on the PATH (apt-get install redis-server)");
+        int port = FreePort.next();
+        try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir,
+                new EmbeddedRedisServer.Options("everysec", RedisExecutable.BUNDLED, MAXMEMORY))) {
+            redis.start();
+            assertThat(RawRedis.authenticated(port, redis.password(), "SET", "cim:kept", "v")).isEqualTo("+OK");
+        }
+
+        try (EmbeddedRedisServer newer = new EmbeddedRedisServer(port, dataDir,
+                new EmbeddedRedisServer.Options("everysec", "", MAXMEMORY))) {
+            newer.start();
+            assertThat(newer.executable().version().atLeast7()).isTrue();
+            assertThat(RawRedis.authenticated(port, newer.password(), "GET", "cim:kept")).isEqualTo("$1");
+        }
+    }
+
+    @Test
     void olderBinary_onDataOfRedis7_refusesToStartRatherThanStartEmpty() throws IOException {
         RedisExecutable preferred = RedisExecutable.resolve("").executable();
         assumeTrue(preferred.version().atLeast7(), "needs a redis-server 7 on the PATH (apt-get install redis-server)");
