@@ -17,7 +17,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The system under test: a Redis process (persisting to an append-only file), the server jar and any
  * number of client jars, each a process of its own, talking over loopback TCP on free ports. A test
  * class shares one by registering it: {@code @RegisterExtension static final CimSystem cim = new CimSystem();}.
- * Passwords reach the clients through the environment, as the README recommends.
+ * Passwords reach the clients, and Redis' password the server, through the environment, as the
+ * README recommends.
  */
 final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
@@ -31,6 +32,7 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
     private final int port = freePort();
     private final int redisPort = freePort();
     private final int managementPort = freePort();
+    private final String redisPassword = RedisProcess.newPassword();
     private final List<JavaProcess> clients = new ArrayList<>();
     private final List<String> serverArgs = new ArrayList<>();
     private RedisProcess redis;
@@ -69,7 +71,7 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
 
     /** Starts Redis (again) on its port and data directory. */
     void startRedis() throws IOException, InterruptedException {
-        redis = RedisProcess.start(redisPort, work.resolve("redis"), fsync);
+        redis = RedisProcess.start(redisPort, work.resolve("redis"), fsync, redisPassword);
     }
 
     RedisProcess redis() {
@@ -88,7 +90,8 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
                 "--spring.data.redis.port=" + redisPort,
                 "--management.server.port=" + managementPort));
         args.addAll(serverArgs);
-        server = JavaProcess.start("cim-server", serverJar, args);
+        // Redis' password through the environment, as in production: not on the command line.
+        server = JavaProcess.start("cim-server", serverJar, args, RedisProcess.serverEnvironment(redisPassword));
         server.await("listening on", START);
     }
 

@@ -33,12 +33,13 @@ public final class JavaProcess implements AutoCloseable {
     private final Writer stdin;
     private final BlockingQueue<Line> unread = new LinkedBlockingQueue<>();
     private final List<String> transcript = new ArrayList<>();
+    private final Thread pump;
 
     private JavaProcess(String name, Process process) {
         this.name = name;
         this.process = process;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        Thread pump = new Thread(this::pump, "stdout-of-" + name);
+        this.pump = new Thread(this::pump, "stdout-of-" + name);
         pump.setDaemon(true);
         pump.start();
     }
@@ -155,9 +156,14 @@ public final class JavaProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Ends the process at once, as a crash would (SIGKILL). */
+    /**
+     * Ends the process at once, as a crash would (SIGKILL), and waits until everything it printed
+     * is in the {@link #transcript()}: its last lines may still be in the pipe when it dies, and a
+     * test that reads the transcript at once (the fault suite's "highest SENT") would miss them.
+     */
     public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        pump.join(TimeUnit.SECONDS.toMillis(5));
     }
 
     public String transcript() {

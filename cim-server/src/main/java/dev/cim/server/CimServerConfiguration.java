@@ -11,6 +11,8 @@ import dev.cim.server.net.CimServer;
 import dev.cim.server.node.NodeHeartbeat;
 import dev.cim.server.redis.RedisAccountStore;
 import dev.cim.server.redis.RedisAttemptCounters;
+import dev.cim.server.redis.RedisEvictionCheck;
+import dev.cim.server.redis.RedisFull;
 import dev.cim.server.redis.RedisInboxStore;
 import dev.cim.server.redis.RedisNodeBus;
 import dev.cim.server.redis.RedisOriginStore;
@@ -62,16 +64,30 @@ class CimServerConfiguration {
         return new BCryptPasswordEncoder(properties.accounts().bcryptStrength());
     }
 
-    /** Byte values, for serialized protos. */
+    /**
+     * Byte values, for serialized protos. Like {@link #cimStringRedisTemplate}, it reports a Redis
+     * full to its {@code maxmemory} as a {@code StoreFullException} ({@link RedisFull}).
+     */
     @Bean
     RedisTemplate<String, byte[]> cimBytesRedisTemplate(RedisConnectionFactory connections) {
-        RedisTemplate<String, byte[]> template = new RedisTemplate<>();
+        RedisTemplate<String, byte[]> template = new RedisFull.BytesTemplate();
         template.setConnectionFactory(connections);
         template.setKeySerializer(RedisSerializer.string());
         template.setValueSerializer(RedisSerializer.byteArray());
         template.setHashKeySerializer(RedisSerializer.string());
         template.setHashValueSerializer(RedisSerializer.byteArray());
         return template;
+    }
+
+    /** String keys and values; Spring Boot's own then steps aside. */
+    @Bean
+    StringRedisTemplate cimStringRedisTemplate(RedisConnectionFactory connections) {
+        return new RedisFull.StringTemplate(connections);
+    }
+
+    @Bean
+    RedisEvictionCheck cimRedisEvictionCheck(StringRedisTemplate redis) {
+        return new RedisEvictionCheck(redis);
     }
 
     @Bean

@@ -61,20 +61,33 @@ public record CimServerProperties(
         @DefaultValue Shutdown shutdown) {
 
     /**
-     * Redis.
+     * Redis. The embedded one is locked down (a generated password, no {@code CONFIG}, {@code DEBUG}
+     * or {@code MODULE}, a memory limit that refuses writes rather than evicting anything: see
+     * {@code RedisLockdown}); an external one is reached with Spring Boot's
+     * {@code spring.data.redis.*} (host, port, {@code username}, {@code password}, {@code ssl.*}).
      *
-     * @param embedded true to run a redis-server process of the server's own on
-     *                 {@code spring.data.redis.port}, bound to 127.0.0.1, persisting to
-     *                 {@code data-dir}, and stopped with the server; false to use the Redis at
-     *                 {@code spring.data.redis.host}:{@code port}
-     * @param fsync    when the embedded Redis writes its append-only file to disk:
-     *                 {@code everysec} (at most the last second lost if Redis or the machine dies)
-     *                 or {@code always} (every write, slower)
+     * @param embedded   true to run a redis-server process of the server's own on
+     *                   {@code spring.data.redis.port}, bound to 127.0.0.1, persisting to
+     *                   {@code data-dir}, and stopped with the server; false to use the Redis at
+     *                   {@code spring.data.redis.host}:{@code port}
+     * @param fsync      when the embedded Redis writes its append-only file to disk:
+     *                   {@code everysec} (at most the last second lost if Redis or the machine dies)
+     *                   or {@code always} (every write, slower)
+     * @param executable the embedded Redis' binary: empty for the first redis-server 7 or later on the
+     *                   {@code PATH} (Debian's package), else the 6.2 bundled in the embedded-redis jar
+     *                   with a warning; {@code bundled} for the jar's; or a path
+     * @param maxmemory  the most memory the embedded Redis may use for data; past it, writes are
+     *                   refused (the sender is told the server's storage is full) and nothing stored
+     *                   is evicted. At least 1MB
      */
-    public record Redis(@DefaultValue("true") boolean embedded, @DefaultValue("everysec") String fsync) {
+    public record Redis(@DefaultValue("true") boolean embedded, @DefaultValue("everysec") String fsync,
+            @DefaultValue("") String executable, @DefaultValue("1GB") DataSize maxmemory) {
         public Redis {
             if (!"everysec".equals(fsync) && !"always".equals(fsync)) {
                 throw new IllegalArgumentException("cim.server.redis.fsync: '" + fsync + "' (expected: everysec or always)");
+            }
+            if (maxmemory == null || maxmemory.toBytes() < DataSize.ofMegabytes(1).toBytes()) {
+                throw new IllegalArgumentException("cim.server.redis.maxmemory: " + maxmemory + " (expected: >= 1MB)");
             }
         }
     }

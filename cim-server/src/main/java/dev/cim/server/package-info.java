@@ -14,8 +14,10 @@
  *       refreshes; a dead node's users drop out within the TTL.</li>
  *   <li>{@code routing}: stamping and checking messages, the routing rules, offline inboxes, and
  *       relaying to other nodes over Redis pub/sub.</li>
- *   <li>{@code redis}: the embedded Redis process, the key layout ({@code RedisKeys}) and the
- *       start-up failure analysis.</li>
+ *   <li>{@code redis}: the embedded Redis process and how it is locked down (a generated password,
+ *       no {@code CONFIG}/{@code DEBUG}/{@code MODULE}, {@code maxmemory} with {@code noeviction}),
+ *       the key layout ({@code RedisKeys}), a full Redis reported as {@code StoreFullException},
+ *       and the start-up failure analysis.</li>
  * </ul>
  *
  * <h3>Start and stop order</h3>

@@ -40,6 +40,8 @@ class CimServerPropertiesTest {
             assertThat(p.epoll()).isTrue();
             assertThat(p.redis().embedded()).isTrue();
             assertThat(p.redis().fsync()).isEqualTo("everysec");
+            assertThat(p.redis().executable()).isEmpty();
+            assertThat(p.redis().maxmemory()).isEqualTo(DataSize.ofGigabytes(1));
             assertThat(p.redisDataDir(6390).toString()).endsWith(java.nio.file.Path.of(".cim", "data", "redis-6390").toString());
             assertThat(p.delays().maxDelay()).isEqualTo(Duration.ofDays(400));
             assertThat(p.delays().maxPerUser()).isEqualTo(1000);
@@ -67,6 +69,19 @@ class CimServerPropertiesTest {
                     assertThat(p.effectiveIoThreads()).isEqualTo(2);
                     assertThat(p.epoll()).isFalse();
                 });
+    }
+
+    @Test
+    void redisSettings_areBound_andATinyMaxmemoryFailsStartup() {
+        runner.withPropertyValues("cim.server.redis.maxmemory=256MB", "cim.server.redis.executable=bundled")
+                .run(context -> {
+                    CimServerProperties p = context.getBean(CimServerProperties.class);
+                    assertThat(p.redis().maxmemory()).isEqualTo(DataSize.ofMegabytes(256));
+                    assertThat(p.redis().executable()).isEqualTo("bundled");
+                });
+        runner.withPropertyValues("cim.server.redis.maxmemory=512KB")
+                .run(context -> assertThat(context).getFailure()
+                        .rootCause().hasMessageContaining("cim.server.redis.maxmemory: 524288B (expected: >= 1MB)"));
     }
 
     @Test

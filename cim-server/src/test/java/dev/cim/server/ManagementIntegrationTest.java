@@ -38,7 +38,7 @@ class ManagementIntegrationTest {
         int redisPort = FreePort.next();
         EmbeddedRedisServer redis = new EmbeddedRedisServer(redisPort, dataDir, "everysec");
         redis.start();
-        try (TestServer server = TestServer.onRedis(redisPort, "--spring.main.web-application-type=reactive",
+        try (TestServer server = TestServer.onRedis(redis, "--spring.main.web-application-type=reactive",
                 "--management.server.port=" + management, "--spring.data.redis.timeout=1s")) {
             Recorder bob = new Recorder();
             server.client("bob", bob).connect().join();

@@ -42,9 +42,9 @@ class TwoNodeIntegrationTest {
     void start() {
         redis = new EmbeddedRedisServer(redisPort, dataDir, "everysec");
         redis.start();
-        a = TestServer.onRedis(redisPort, "--cim.server.node-id=node-a", "--cim.server.presence.refresh-interval=200ms",
+        a = TestServer.onRedis(redis, "--cim.server.node-id=node-a", "--cim.server.presence.refresh-interval=200ms",
                 "--cim.server.presence.ttl=3s", "--cim.server.shutdown.grace=3s", "--cim.server.shutdown.spread=200ms");
-        b = TestServer.onRedis(redisPort, "--cim.server.node-id=node-b", "--cim.server.presence.refresh-interval=200ms",
+        b = TestServer.onRedis(redis, "--cim.server.node-id=node-b", "--cim.server.presence.refresh-interval=200ms",
                 "--cim.server.presence.ttl=3s");
         // Each node learns of the other at its next heartbeat.
         await("the nodes see each other").atMost(Recorder.WAIT).until(() ->

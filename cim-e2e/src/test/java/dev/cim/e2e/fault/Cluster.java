@@ -27,6 +27,7 @@ final class Cluster implements AutoCloseable {
     private final boolean embedded;
     private final String fsync;
     private final int redisPort = freePort();
+    private final String redisPassword = RedisProcess.newPassword();
     private final int[] ports;
     private final JavaProcess[] servers;
     private final List<String> extraArgs;
@@ -62,7 +63,7 @@ final class Cluster implements AutoCloseable {
     }
 
     void startRedis() throws IOException, InterruptedException {
-        redis = RedisProcess.start(redisPort, work.resolve("redis"), fsync);
+        redis = RedisProcess.start(redisPort, work.resolve("redis"), fsync, redisPassword);
     }
 
     void killRedis() throws InterruptedException {
@@ -93,7 +94,9 @@ final class Cluster implements AutoCloseable {
             args.add("--cim.server.redis.embedded=false");
         }
         args.addAll(extraArgs);
-        servers[node] = JavaProcess.start("server-" + node, serverJar, args);
+        // Redis' password (of the test's own Redis) through the environment, as in production.
+        servers[node] = JavaProcess.start("server-" + node, serverJar, args,
+                embedded ? java.util.Map.of() : RedisProcess.serverEnvironment(redisPassword));
         servers[node].await("listening on", START);
     }
 

@@ -11,6 +11,7 @@ import dev.cim.server.store.NodeBus;
 import dev.cim.server.store.OriginStore;
 import dev.cim.server.store.PresenceStore;
 import dev.cim.server.store.ScheduledStore;
+import dev.cim.server.store.StoreFullException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -115,7 +116,7 @@ public final class ChatCore implements AutoCloseable {
             } catch (RuntimeException e) {
                 log.error("Could not store unanswered relay {} for {}: {}", chat.getId(), user, e.toString());
                 tracker.failed(new Tracker.Failure(ErrorReply.Code.INTERNAL,
-                        "message not delivered: the server's storage is unavailable; send it again"));
+                        "message not delivered: " + StoreFullException.describe(e) + "; send it again"));
                 return;
             }
             router.pokeHere(user);

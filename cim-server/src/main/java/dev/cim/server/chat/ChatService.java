@@ -15,6 +15,7 @@ import dev.cim.server.account.AccountService;
 import dev.cim.server.account.LoginOutcome;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.PresenceStore;
+import dev.cim.server.store.StoreFullException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -116,7 +117,7 @@ public final class ChatService {
             } catch (RuntimeException e) {
                 log.error("Login of {} failed: {}", name, e.toString());
                 connection.owner().execute(() -> refuse(connection, listener, name,
-                        "the server's storage is unavailable; try again", 0));
+                        StoreFullException.describe(e) + "; try again", 0));
                 return;
             }
             if (outcome instanceof LoginOutcome.Refused refused) {
@@ -140,7 +141,7 @@ public final class ChatService {
         } catch (RuntimeException e) {
             log.error("Login of {} failed: {}", user, e.toString());
             connection.owner().execute(() -> refuse(connection, listener, user,
-                    "the server's storage is unavailable; try again", 0));
+                    StoreFullException.describe(e) + "; try again", 0));
             return;
         }
         connection.owner().execute(() -> open(connection, listener, accepted, origin, nodes));

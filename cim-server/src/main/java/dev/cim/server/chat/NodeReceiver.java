@@ -5,6 +5,7 @@ import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.NodeMessage;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.NodeBus;
+import dev.cim.server.store.StoreFullException;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -116,7 +117,7 @@ final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable {
             } catch (RuntimeException e) {
                 log.error("Could not store relayed message {} for {}: {}", chat.getId(), to, e.toString());
                 tracker.failed(new Tracker.Failure(dev.cim.common.protocol.proto.ErrorReply.Code.INTERNAL,
-                        "storage unavailable"));
+                        StoreFullException.describe(e)));
             } finally {
                 thread.execute(() -> gate.leave(to));
             }

@@ -5,6 +5,7 @@ import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.PresenceStore;
+import dev.cim.server.store.StoreFullException;
 import java.util.List;
 import java.util.Set;
 import java.util.function.IntSupplier;
@@ -160,7 +161,7 @@ final class Router {
         } catch (RuntimeException e) {
             log.error("Could not route message {} to {}: {}", delivery.chat().getId(), to, e.toString());
             tracker.failed(new Tracker.Failure(ErrorReply.Code.INTERNAL,
-                    "message not sent: the server's storage is unavailable; send it again"));
+                    "message not sent: " + StoreFullException.describe(e) + "; send it again"));
         }
     }
 

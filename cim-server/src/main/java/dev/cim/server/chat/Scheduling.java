@@ -18,6 +18,7 @@ import dev.cim.common.wheel.ScheduledJob;
 import dev.cim.server.store.NodeBus;
 import dev.cim.server.store.PresenceStore;
 import dev.cim.server.store.ScheduledStore;
+import dev.cim.server.store.StoreFullException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -491,7 +492,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             } catch (RuntimeException e) {
                 log.error("A scheduled-message request of {} failed: {}", session, e.toString());
                 answer(session, Envelopes.error(id, ErrorReply.Code.INTERNAL,
-                        "the server's storage is unavailable; try again", false));
+                        StoreFullException.describe(e) + "; try again", false));
             }
         });
     }

@@ -3,6 +3,7 @@ package dev.cim.server.chat;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.store.InboxStore;
+import dev.cim.server.store.StoreFullException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -359,21 +360,20 @@ public final class Session {
         List<Chat> chats = new ArrayList<>(deliveries.size());
         deliveries.forEach(d -> chats.add(d.chat()));
         lane.execute(() -> {
-            boolean ok;
+            String problem = null;
             try {
                 inbox.store(user, chats);
-                ok = true;
             } catch (RuntimeException e) {
                 log.error("Could not store {} messages in the inbox of {}: {}", chats.size(), user, e.toString());
-                ok = false;
+                problem = StoreFullException.describe(e);
             }
             for (Delivery delivery : deliveries) {
                 if (delivery.tracker() != null) {
-                    if (ok) {
+                    if (problem == null) {
                         delivery.tracker().stored();
                     } else {
                         delivery.tracker().failed(new Tracker.Failure(ErrorReply.Code.INTERNAL,
-                                "message not delivered: the server's storage is unavailable; send it again"));
+                                "message not delivered: " + problem + "; send it again"));
                     }
                 }
             }

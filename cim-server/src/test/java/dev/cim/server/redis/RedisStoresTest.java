@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -41,7 +42,9 @@ class RedisStoresTest {
     static void start() {
         redis = new EmbeddedRedisServer(FreePort.next(), dataDir, "everysec");
         redis.start();
-        connections = new LettuceConnectionFactory("127.0.0.1", redis.port());
+        RedisStandaloneConfiguration where = new RedisStandaloneConfiguration("127.0.0.1", redis.port());
+        where.setPassword(redis.password());
+        connections = new LettuceConnectionFactory(where);
         connections.afterPropertiesSet();
         connections.start();
         bytes = new RedisTemplate<>();

@@ -6,6 +6,7 @@ import dev.cim.client.core.SeenIds;
 import dev.cim.server.CimServerApplication;
 import dev.cim.server.CimServerProperties;
 import dev.cim.server.net.CimServer;
+import dev.cim.server.redis.embedded.EmbeddedRedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,7 +43,27 @@ public final class TestServer implements AutoCloseable {
         return run(all);
     }
 
-    /** A server on the Redis at {@code redisPort}. */
+    /**
+     * A server with its own embedded Redis on {@code redisPort}, persisting to {@code dataDir}: start
+     * it again on the same two to restart it.
+     */
+    public static TestServer embedded(int redisPort, java.nio.file.Path dataDir, String... args) {
+        List<String> all = new ArrayList<>(List.of(
+                "--cim.server.redis.embedded=true",
+                "--spring.data.redis.port=" + redisPort,
+                "--cim.server.data-dir=" + dataDir));
+        all.addAll(List.of(args));
+        return run(all);
+    }
+
+    /** A server on an embedded Redis the test started, with its password. */
+    public static TestServer onRedis(EmbeddedRedisServer redis, String... args) {
+        List<String> all = new ArrayList<>(List.of("--spring.data.redis.password=" + redis.password()));
+        all.addAll(List.of(args));
+        return onRedis(redis.port(), all.toArray(String[]::new));
+    }
+
+    /** A server on the Redis at {@code redisPort}; give its credentials in {@code args} if it needs any. */
     public static TestServer onRedis(int redisPort, String... args) {
         List<String> all = new ArrayList<>(List.of(
                 "--cim.server.redis.embedded=false",

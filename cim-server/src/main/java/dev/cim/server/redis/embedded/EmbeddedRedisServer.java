@@ -1,7 +1,6 @@
 package dev.cim.server.redis.embedded;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -19,14 +18,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.embedded.core.ExecutableProvider;
 
 /**
- * A real redis-server process, from the binaries shipped in the embedded-redis jar, listening on
- * 127.0.0.1 only and persisting to an append-only file in its data directory, which it reloads at
- * start (fsync every second by default, or at every write). {@link #start()} returns once Redis
- * says it is ready to accept connections, which is after it has loaded its data; {@link #close()}
- * stops the process, which writes what is left to its file first. Redis never outlives this JVM, even when the
+ * A real redis-server process, listening on 127.0.0.1 only and persisting to an append-only file in
+ * its data directory, which it reloads at start (fsync every second by default, or at every write).
+ * The binary is the newest maintained one found, else the one shipped in the embedded-redis jar
+ * ({@link RedisExecutable}); either way it requires a password, kept in the data directory, and has
+ * {@code CONFIG}, {@code DEBUG} and {@code MODULE} removed and a {@code maxmemory} that refuses writes
+ * rather than evicting data ({@link RedisLockdown}). {@link #start()} returns once Redis says it is
+ * ready to accept connections, which is after it has loaded its data; {@link #close()} stops the
+ * process, which writes what is left to its file first. Redis never outlives this JVM, even when the
  * JVM is killed with SIGKILL: a watchdog process stops it then.
  *
  * <h3>Why not the library's {@code RedisServer}</h3>
@@ -76,6 +77,10 @@ public final class EmbeddedRedisServer implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration WATCHDOG_STOP_TIMEOUT = Duration.ofSeconds(2);
     private static final String WATCHDOG_SHELL = "/bin/sh";
+    /** The password file in the data directory, mode 0600, made at the first start and kept. */
+    public static final String PASSWORD_FILE = "redis.password";
+    /** The configuration file in the data directory, mode 0600, written at every start. */
+    public static final String CONFIG_FILE = "redis.conf";
 
     /**
      * The watchdog, run as {@code sh -c SCRIPT cim-redis-watchdog REDIS_PID} (so {@code $1} is Redis'
@@ -91,39 +96,91 @@ public final class EmbeddedRedisServer implements AutoCloseable {
 
     private final int port;
     private final Path dataDir;
-    private final String fsync;
+    private final Options options;
+    private RedisExecutable executable;
+    private String password;
     private Process process;
     private Watchdog watchdog;
 
     /**
-     * @param dataDir where the append-only file lives; created if missing
+     * How the embedded Redis runs.
+     *
+     * @param fsync      {@code everysec} or {@code always} (Redis' {@code appendfsync})
+     * @param executable which redis-server: empty for the newest maintained one found, {@code bundled}
+     *                   or a path (see {@link RedisExecutable#resolve})
+     * @param maxmemory  the most memory Redis may use for data, in bytes; past it, writes fail
+     */
+    public record Options(String fsync, String executable, long maxmemory) {
+
+        /** The default limit, as in {@code CimServerProperties}. */
+        public static final long DEFAULT_MAXMEMORY = 1L << 30;
+
+        /** Redis warns below this, and could hardly hold its own bookkeeping. */
+        public static final long MIN_MAXMEMORY = 1L << 20;
+
+        public Options {
+            if (!"everysec".equals(fsync) && !"always".equals(fsync)) {
+                throw new IllegalArgumentException("fsync: '" + fsync + "' (expected: everysec or always)");
+            }
+            if (maxmemory < MIN_MAXMEMORY) {
+                throw new IllegalArgumentException("maxmemory: " + maxmemory + " bytes (expected: >= "
+                        + MIN_MAXMEMORY + ")");
+            }
+            executable = executable == null ? "" : executable;
+        }
+
+        /** {@code fsync}, the newest binary found, and {@link #DEFAULT_MAXMEMORY}. */
+        public static Options of(String fsync) {
+            return new Options(fsync, "", DEFAULT_MAXMEMORY);
+        }
+    }
+
+    /**
+     * With the newest binary found and a 1 GB {@code maxmemory}.
+     *
+     * @param dataDir where the append-only file and the password live; created if missing
      * @param fsync   {@code everysec} or {@code always} (Redis' {@code appendfsync})
      * @throws IllegalArgumentException if {@code port} is not in 1..65535
      */
     public EmbeddedRedisServer(int port, Path dataDir, String fsync) {
+        this(port, dataDir, Options.of(fsync));
+    }
+
+    /**
+     * @param dataDir where the append-only file and the password live; created if missing
+     * @throws IllegalArgumentException if {@code port} is not in 1..65535
+     */
+    public EmbeddedRedisServer(int port, Path dataDir, Options options) {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("spring.data.redis.port: " + port + " (expected: 1 <= port <= 65535"
                     + " for the embedded Redis)");
         }
         this.port = port;
         this.dataDir = dataDir.toAbsolutePath();
-        this.fsync = fsync;
+        this.options = options;
     }
 
     /**
      * Starts the process and waits until it accepts connections.
      *
-     * @throws EmbeddedRedisStartException if the port is taken or the process fails to start
+     * @throws EmbeddedRedisStartException if the port is taken, the data directory or the password
+     *                                     cannot be set up, or the process fails to start
      */
     public synchronized void start() {
         if (process != null) {
             return;
         }
         requirePortFree();
+        RedisExecutable binary = executable();
+        Path config;
         try {
-            Files.createDirectories(dataDir);
-        } catch (IOException e) {
-            throw new EmbeddedRedisStartException(port, "its data directory " + dataDir + " cannot be created: "
+            RedisLockdown.privateDirectory(dataDir);
+            password = RedisLockdown.password(dataDir.resolve(PASSWORD_FILE));
+            requireReadableData(binary);
+            config = dataDir.resolve(CONFIG_FILE);
+            RedisLockdown.writePrivate(config, config(binary));
+        } catch (IOException | RuntimeException e) {
+            throw new EmbeddedRedisStartException(port, "its data directory " + dataDir + " cannot be set up: "
                     + e.getMessage(), e);
         }
         Deque<String> recentOutput = new ArrayDeque<>();
@@ -131,22 +188,15 @@ public final class EmbeddedRedisServer implements AutoCloseable {
         AtomicBoolean ready = new AtomicBoolean();
         Process started;
         try {
-            File binary = ExecutableProvider.newJarResourceProvider().get();
-            started = new ProcessBuilder(List.of(binary.getAbsolutePath(),
-                            "--port", Integer.toString(port),
-                            "--bind", BIND_ADDRESS,
-                            // Every write goes to an append-only file, reloaded at start; no
-                            // snapshots beside it.
-                            "--dir", dataDir.toString(),
-                            "--appendonly", "yes",
-                            "--appendfilename", "cim.aof",
-                            "--appendfsync", fsync,
-                            "--save", ""))
-                    .directory(binary.getParentFile())
+            // Only the configuration file on the command line: the password must not show in the
+            // process list, which every user of the machine can read.
+            started = new ProcessBuilder(List.of(binary.path().toString(), config.toString()))
+                    .directory(dataDir.toFile())
                     .redirectErrorStream(true)
                     .start();
         } catch (IOException | RuntimeException e) {
-            throw new EmbeddedRedisStartException(port, "the redis-server binary could not be run: " + e.getMessage(), e);
+            throw new EmbeddedRedisStartException(port, "the redis-server binary " + binary.path()
+                    + " could not be run: " + e.getMessage(), e);
         }
         // At once, before waiting for Redis to get ready: the JVM may be killed at any time.
         Watchdog guard = Watchdog.start(started, port);
@@ -156,9 +206,42 @@ public final class EmbeddedRedisServer implements AutoCloseable {
         awaitReady(started, guard, ready, outputSettled, recentOutput);
         process = started;
         watchdog = guard;
-        log.info("Embedded Redis started on {}:{} (pid {}, {}), data in {} (append-only file, fsync {})",
-                BIND_ADDRESS, port, started.pid(), guard == null ? "no watchdog" : "watchdog pid " + guard.pid(),
-                dataDir, fsync);
+        log.info("Embedded Redis {} started on {}:{} (pid {}, {}), data in {} (append-only file, fsync {}), "
+                        + "password in {}, maxmemory {} MB (noeviction), CONFIG, DEBUG and MODULE disabled",
+                binary, BIND_ADDRESS, port, started.pid(), guard == null ? "no watchdog" : "watchdog pid " + guard.pid(),
+                dataDir, options.fsync(), dataDir.resolve(PASSWORD_FILE), options.maxmemory() >> 20);
+    }
+
+    /**
+     * The binary this server runs, resolved from {@link Options#executable()} at the first call
+     * (logging a warning when it falls back to the bundled one).
+     *
+     * @throws EmbeddedRedisStartException if it cannot be resolved
+     */
+    public synchronized RedisExecutable executable() {
+        if (executable == null) {
+            try {
+                RedisExecutable.Choice choice = RedisExecutable.resolve(options.executable());
+                choice.warning().ifPresent(log::warn);
+                executable = choice.executable();
+            } catch (IOException | IllegalArgumentException e) {
+                throw new EmbeddedRedisStartException(port, e.getMessage(), e);
+            }
+        }
+        return executable;
+    }
+
+    /**
+     * The password clients must give ({@code AUTH}), kept in {@value #PASSWORD_FILE} in the data
+     * directory; known once {@link #start()} has run.
+     *
+     * @throws IllegalStateException before the first start
+     */
+    public synchronized String password() {
+        if (password == null) {
+            throw new IllegalStateException("the embedded Redis on port " + port + " has not been started yet");
+        }
+        return password;
     }
 
     /** The port Redis listens on. */
@@ -169,6 +252,38 @@ public final class EmbeddedRedisServer implements AutoCloseable {
     /** Where Redis keeps its data. */
     public Path dataDir() {
         return dataDir;
+    }
+
+    /**
+     * Redis 7 keeps its append-only file as several files in {@code appendonlydir}; Redis 6 looks for
+     * one file in the data directory, and, not finding it, would start empty: every account and
+     * inbox seemingly gone. So an older binary never starts on a newer layout (as after a fallback to
+     * the bundled 6.2 on a machine where Redis 7 was removed). The other way is fine: Redis 7 reads a
+     * 6.2 file and converts it.
+     */
+    private void requireReadableData(RedisExecutable binary) {
+        if (!binary.version().atLeast7() && Files.isDirectory(dataDir.resolve("appendonlydir"))) {
+            throw new IllegalStateException("it holds the data of Redis 7 or later (appendonlydir), which " + binary
+                    + " cannot read; install redis-server 7 or later (Debian/Ubuntu: apt-get install redis-server) "
+                    + "or name one with --cim.server.redis.executable=PATH");
+        }
+    }
+
+    /** The configuration file's text; see {@link RedisLockdown} for the reasons. */
+    private String config(RedisExecutable binary) {
+        StringBuilder c = new StringBuilder();
+        c.append("# Written by cim at every start of its embedded Redis: edits are lost.\n");
+        c.append("port ").append(port).append('\n');
+        c.append("bind ").append(BIND_ADDRESS).append('\n');
+        c.append("protected-mode yes\n");
+        // Every write goes to an append-only file, reloaded at start; no snapshots beside it.
+        c.append("dir ").append(RedisLockdown.quote(dataDir.toString())).append('\n');
+        c.append("appendonly yes\n");
+        c.append("appendfilename cim.aof\n");
+        c.append("appendfsync ").append(options.fsync()).append('\n');
+        c.append("save \"\"\n");
+        c.append(RedisLockdown.settings(password, options.maxmemory(), binary.version()));
+        return c.toString();
     }
 
     /** The pid of the redis-server process, or -1 when it is not running. */

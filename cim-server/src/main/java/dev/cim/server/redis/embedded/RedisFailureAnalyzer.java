@@ -12,7 +12,7 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  *
  * <p>It recognises {@link EmbeddedRedisStartException} (embedded mode: the port is taken or the
  * process failed) and {@link RedisConnectionFailureException} (the Redis at
- * {@code spring.data.redis.host:port} cannot be reached).
+ * {@code spring.data.redis.host:port} cannot be reached, or refused the username or password).
  */
 class RedisFailureAnalyzer implements FailureAnalyzer {
 
@@ -27,24 +27,58 @@ class RedisFailureAnalyzer implements FailureAnalyzer {
         EmbeddedRedisStartException embedded = findCause(failure, EmbeddedRedisStartException.class);
         if (embedded != null) {
             int port = embedded.port();
+            String elsewhere = "use a running Redis with --cim.server.redis.embedded=false "
+                    + "--spring.data.redis.host=HOST --spring.data.redis.port=PORT.";
+            String reason = reason(embedded);
             return new FailureAnalysis(
-                    "cim could not start its embedded Redis on 127.0.0.1:" + port + ": " + reason(embedded) + ".",
-                    "Free port " + port + ", or choose another with --spring.data.redis.port=PORT, or use a "
-                            + "running Redis with --cim.server.redis.embedded=false --spring.data.redis.host=HOST "
-                            + "--spring.data.redis.port=PORT.",
+                    "cim could not start its embedded Redis on 127.0.0.1:" + port + ": " + reason + ".",
+                    reason.contains("already in use")
+                            ? "Free port " + port + ", or choose another with --spring.data.redis.port=PORT, or "
+                                    + elsewhere
+                            : "Fix what is said above, or " + elsewhere,
                     embedded);
         }
         RedisConnectionFailureException unreachable = findCause(failure, RedisConnectionFailureException.class);
         if (unreachable != null) {
             String where = environment.getProperty("spring.data.redis.host", "localhost") + ":"
                     + environment.getProperty("spring.data.redis.port", "6379");
+            String root = rootMessage(unreachable);
+            if (refusedCredentials(root)) {
+                return new FailureAnalysis(
+                        "Redis at " + where + " refused cim's credentials (" + root + ").",
+                        "Give the user and password Redis expects with spring.data.redis.username and "
+                                + "spring.data.redis.password (best in the environment, SPRING_DATA_REDIS_PASSWORD, "
+                                + "not on the command line). For a node's embedded Redis, the password is in "
+                                + EmbeddedRedisServer.PASSWORD_FILE + " in its data directory.",
+                        unreachable);
+            }
+            if (untrustedCertificate(root)) {
+                return new FailureAnalysis(
+                        "cim does not trust the certificate of Redis at " + where + " (" + root + ").",
+                        "Trust Redis' certificate (or its CA) with --spring.data.redis.ssl.bundle=NAME and "
+                                + "--spring.ssl.bundle.pem.NAME.truststore.certificate=FILE, or connect to the name or "
+                                + "address the certificate was issued for.",
+                        unreachable);
+            }
             return new FailureAnalysis(
-                    "cim cannot reach Redis at " + where + " (" + rootMessage(unreachable) + ").",
+                    "cim cannot reach Redis at " + where + " (" + root + ").",
                     "Start Redis at " + where + ", point --spring.data.redis.host and --spring.data.redis.port "
                             + "at a running one, or let cim run its own with --cim.server.redis.embedded=true.",
                     unreachable);
         }
         return null;
+    }
+
+    /** Redis' answers to a missing or wrong password (AUTH, or HELLO with AUTH). */
+    private static boolean refusedCredentials(String message) {
+        return message.contains("NOAUTH") || message.contains("WRONGPASS") || message.contains("invalid password")
+                || message.contains("invalid username-password");
+    }
+
+    /** The JDK's answers to a certificate it cannot verify, or made out for another name. */
+    private static boolean untrustedCertificate(String message) {
+        return message.contains("certification path") || message.contains("No subject alternative")
+                || message.contains("No name matching");
     }
 
     private static String reason(EmbeddedRedisStartException e) {

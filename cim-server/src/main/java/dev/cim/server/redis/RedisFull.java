@@ -1,0 +1,87 @@
+package dev.cim.server.redis;
+
+import dev.cim.server.store.StoreFullException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Turns Redis' refusal of a write over its {@code maxmemory} ({@code OOM command not allowed when used
+ * memory > 'maxmemory'}, also inside a script) into a {@link StoreFullException}, so that the chat
+ * core can tell the sender that the server's storage is full. Done once, in the templates every store
+ * uses: each of their operations, scripts and transactions included, passes through
+ * {@link RedisTemplate#execute(RedisCallback, boolean, boolean)}. An operator is warned in the log,
+ * at most once a minute.
+ */
+public final class RedisFull {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisFull.class);
+    /** The start of Redis' error, the same in 6.2 and 7, for commands and for scripts. */
+    static final String OOM = "OOM command not allowed";
+    private static final long WARN_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+    private static final AtomicLong lastWarning = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+
+    private RedisFull() {
+    }
+
+    /** {@code failure} as a {@link StoreFullException} if Redis refused for want of memory, else itself. */
+    public static RuntimeException translate(RuntimeException failure) {
+        if (failure instanceof StoreFullException || !outOfMemory(failure)) {
+            return failure;
+        }
+        long now = System.nanoTime();
+        long last = lastWarning.get();
+        if (now - last >= WARN_EVERY_NANOS && lastWarning.compareAndSet(last, now)) {
+            log.warn("Redis refuses writes: it has reached its maxmemory (for the embedded Redis, "
+                    + "cim.server.redis.maxmemory). Senders are told the server's storage is full; nothing stored "
+                    + "is evicted. Raise the limit, or let inboxes drain.");
+        }
+        return new StoreFullException("Redis is full (maxmemory reached): " + failure.getMessage(), failure);
+    }
+
+    private static boolean outOfMemory(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            String message = t.getMessage();
+            if (message != null && message.contains(OOM)) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /** A template of string keys and byte-array values (set its serializers) that translates. */
+    public static final class BytesTemplate extends RedisTemplate<String, byte[]> {
+        @Override
+        public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
+            try {
+                return super.execute(action, exposeConnection, pipeline);
+            } catch (RuntimeException e) {
+                throw translate(e);
+            }
+        }
+    }
+
+    /** A {@link StringRedisTemplate} that translates. */
+    public static final class StringTemplate extends StringRedisTemplate {
+        public StringTemplate(RedisConnectionFactory connections) {
+            super(connections);
+        }
+
+        @Override
+        public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
+            try {
+                return super.execute(action, exposeConnection, pipeline);
+            } catch (RuntimeException e) {
+                throw translate(e);
+            }
+        }
+    }
+}
