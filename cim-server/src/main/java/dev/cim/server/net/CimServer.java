@@ -1,5 +1,6 @@
 package dev.cim.server.net;
 
+import dev.cim.common.net.Loopback;
 import dev.cim.common.net.NettyTransport;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.server.chat.ChatService;
@@ -28,6 +29,11 @@ import org.springframework.context.SmartLifecycle;
  * The TCP server: binds at context start; at stop hands its clients over to the other nodes and
  * closes. It only bootstraps; the pipeline is {@link CimServerInitializer}'s business, the chat is
  * the core's.
+ *
+ * <h3>Plaintext and TLS</h3>
+ * With {@link ServerTls} the port speaks TLS only ({@link CimServerInitializer}). Without it, the
+ * server listens only on a loopback address ({@link Loopback}), unless plaintext on the network was
+ * explicitly allowed: the constructor refuses otherwise, so the refusal comes before anything binds.
  *
  * <h3>Threads</h3>
  * One acceptor thread and {@code cim.server.io-threads} I/O event loops (one per core by default).
@@ -62,10 +68,12 @@ public final class CimServer implements SmartLifecycle {
      * @param loginTimeout   a connection not logged in after this long is closed
      * @param shutdownGrace  how long clients have to leave when the server stops
      * @param shutdownSpread the window clients spread their reconnections over
+     * @param tls            the chat port's TLS, or null for plaintext
+     * @param allowPlaintext true to listen in plaintext on an address that is not loopback
      */
     public record Settings(String host, int port, int ioThreads, boolean epoll, int maxFrameLength,
             Duration idleTimeout, Duration loginTimeout, Duration shutdownGrace,
-            Duration shutdownSpread) {
+            Duration shutdownSpread, ServerTls tls, boolean allowPlaintext) {
     }
 
     private final Settings settings;
@@ -77,7 +85,14 @@ public final class CimServer implements SmartLifecycle {
     private ChannelGroup channels;
     private volatile Channel serverChannel;
 
+    /**
+     * @throws PlaintextRefusedException if the server is to listen in plaintext on an address that
+     *         is not loopback without {@link Settings#allowPlaintext()}
+     */
     public CimServer(Settings settings, ChatService chat, PresenceStore presence) {
+        if (settings.tls() == null && !settings.allowPlaintext() && !Loopback.isLoopback(settings.host())) {
+            throw new PlaintextRefusedException(settings.host());
+        }
         this.settings = settings;
         this.chat = chat;
         this.presence = presence;
@@ -99,16 +114,21 @@ public final class CimServer implements SmartLifecycle {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .childHandler(new CimServerInitializer(chat, channels, settings.maxFrameLength(),
-                        settings.idleTimeout(), settings.loginTimeout()));
+                        settings.idleTimeout(), settings.loginTimeout(), settings.tls()));
         try {
             serverChannel = bootstrap.bind(settings.host(), settings.port()).syncUninterruptibly().channel();
         } catch (Exception e) {
             shutDownPools();
             throw new ServerBindException(settings.host(), settings.port(), e);
         }
-        log.info("cim server node {} listening on {} ({}, {} I/O threads, idle timeout {}, max frame {} bytes)",
-                presence.nodeId(), address(), transport.name(), settings.ioThreads(),
-                settings.idleTimeout(), settings.maxFrameLength());
+        log.info("cim server node {} listening on {} ({}, {}, {} I/O threads, idle timeout {}, max frame {} bytes)",
+                presence.nodeId(), address(), settings.tls() != null ? settings.tls().description() : "plaintext",
+                transport.name(), settings.ioThreads(), settings.idleTimeout(), settings.maxFrameLength());
+        if (settings.tls() == null && !Loopback.isLoopback(settings.host())) {
+            log.warn("The chat port listens in plaintext on {}, which is not loopback "
+                    + "(cim.server.tls.allow-plaintext=true): passwords and messages cross the network in clear",
+                    settings.host());
+        }
     }
 
     /** The port the server listens on: the bound one when {@code cim.server.port} was 0. */

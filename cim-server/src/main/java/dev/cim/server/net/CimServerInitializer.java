@@ -14,6 +14,7 @@ import java.time.Duration;
  * <pre>
  *  bytes in                                                       Envelopes out
  *    |                                                                  ^
+ *  [tls]       on a TLS port only: TlsOnlyGate, which becomes the SslHandler or refuses plaintext
  *  [flush]     CoalescingFlushHandler: one socket write per event-loop pass, not one per frame
  *  [codec]     CimProtocolCodec: length-prefixed frames &lt;-&gt; Envelopes, typed frame errors
  *  [deadline]  ReadDeadline: closes a connection silent for the idle timeout, or not logged in in time
@@ -22,6 +23,9 @@ import java.time.Duration;
  *  [errors]    ProtocolErrorHandler: any exception -&gt; logged, error frame, close
  * </pre>
  * Everything runs on the connection's event loop; the chat core does blocking work elsewhere.
+ * The TLS handler is first, next to the socket, so that the flush handler's one flush per pass
+ * becomes one TLS wrap of everything written in that pass. Its handshake must finish within the
+ * login timeout, like the login itself: the deadline counts from the connection's acceptance.
  */
 final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -30,14 +34,17 @@ final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
     private final CimProtocolCodec codec;
     private final Duration idleTimeout;
     private final Duration loginTimeout;
+    private final ServerTls tls;
     private final ProtocolErrorHandler errors = new ProtocolErrorHandler();
 
     /**
      * @param channels every open connection is added here, so shutdown can reach them all
+     * @param tls      the port's TLS, or null for plaintext
      */
     CimServerInitializer(ChatService chat, ChannelGroup channels, int maxFrameLength, Duration idleTimeout,
-            Duration loginTimeout) {
+            Duration loginTimeout, ServerTls tls) {
         this.chat = chat;
+        this.tls = tls;
         this.channels = channels;
         this.codec = new CimProtocolCodec(maxFrameLength);
         this.idleTimeout = idleTimeout;
@@ -48,6 +55,9 @@ final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
     protected void initChannel(SocketChannel ch) {
         channels.add(ch);
         ChannelPipeline pipeline = ch.pipeline();
+        if (tls != null) {
+            pipeline.addLast(TlsOnlyGate.NAME, new TlsOnlyGate(tls, loginTimeout));
+        }
         pipeline.addLast("flush", new CoalescingFlushHandler());
         codec.install(pipeline);
         ReadDeadline deadline = new ReadDeadline(idleTimeout, loginTimeout);
