@@ -79,7 +79,7 @@ public final class ServerTls {
             throw new TlsSetupException("cim.server.tls.private-key: cannot read a PKCS#8 PEM private key from "
                     + privateKey + (password == null ? " without a password" : " with the password given") + " ("
                     + rootMessage(e) + "; a key in another form converts with `openssl pkcs8 -topk8 -in KEY -out "
-                    + "key.pem -nocrypt`)", e);
+                    + "key.pem -nocrypt`, or `-v2 aes-256-cbc` instead of `-nocrypt` to keep it encrypted)", e);
         }
         if (chain.length == 0) {
             throw new TlsSetupException("cim.server.tls.certificate: no certificate in " + certificate);

@@ -10,6 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import io.netty.handler.ssl.OpenSsl;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +40,48 @@ class ServerTlsTest {
         assertThat(tls.description()).startsWith("TLS by JDK, certificate CN=unit valid until ");
         assertThat(tls.newHandler(ByteBufAllocator.DEFAULT, Duration.ofMillis(1234)).getHandshakeTimeoutMillis())
                 .isEqualTo(1234);
+    }
+
+    /** The README's openssl commands, the key plain and encrypted: skipped where there is no openssl. */
+    @Test
+    void load_filesMadeByTheReadmesOpensslCommands_anEncryptedKeyWithItsPassword_withEitherProvider() throws Exception {
+        Path sslCert = dir.resolve("openssl-cert.pem");
+        Path sslKey = dir.resolve("openssl-key.pem");
+        Path plainKey = dir.resolve("openssl-plain-key.pem");
+        openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                "-keyout", plainKey.toString(), "-out", sslCert.toString());
+        openssl("pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", plainKey.toString(), "-out", sslKey.toString(),
+                "-passout", "pass:sekret");
+        assertThat(Files.readString(sslKey)).startsWith("-----BEGIN ENCRYPTED PRIVATE KEY-----");
+        assertThat(ServerTls.load(sslCert, plainKey, null, TlsProvider.JDK).description())
+                .startsWith("TLS by JDK, certificate CN=localhost");
+
+        assertThat(ServerTls.load(sslCert, sslKey, "sekret", TlsProvider.JDK).description())
+                .startsWith("TLS by JDK, certificate CN=localhost");
+        if (OpenSsl.isAvailable()) {
+            assertThat(ServerTls.load(sslCert, sslKey, "sekret", TlsProvider.OPENSSL).description())
+                    .startsWith("TLS by OpenSSL (BoringSSL), certificate CN=localhost");
+        }
+        assertThatThrownBy(() -> ServerTls.load(sslCert, sslKey, "wrong", TlsProvider.JDK))
+                .isInstanceOf(TlsSetupException.class)
+                .hasMessageStartingWith("cim.server.tls.private-key: cannot read a PKCS#8 PEM private key from " + sslKey
+                        + " with the password given (");
+    }
+
+    /** Runs openssl with {@code args}; skips the test where there is no openssl. */
+    private static void openssl(String... args) throws Exception {
+        java.util.List<String> command = new java.util.ArrayList<>(List.of("openssl"));
+        command.addAll(List.of(args));
+        Process openssl;
+        try {
+            openssl = new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (java.io.IOException noOpenssl) {
+            Assumptions.abort("no openssl here: " + noOpenssl.getMessage());
+            return;
+        }
+        String output = new String(openssl.getInputStream().readAllBytes());
+        assertThat(openssl.waitFor(60, TimeUnit.SECONDS) && openssl.exitValue() == 0).as("openssl: %s", output).isTrue();
     }
 
     @Test
