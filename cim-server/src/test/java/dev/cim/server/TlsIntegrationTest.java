@@ -138,6 +138,18 @@ class TlsIntegrationTest {
     }
 
     @Test
+    void eachClientProvider_refusesAnUntrustedCertificate_inTheSameWords() {
+        for (TlsProvider provider : OpenSsl.isAvailable() ? List.of(TlsProvider.JDK, TlsProvider.OPENSSL)
+                : List.of(TlsProvider.JDK)) {
+            CimClient client = server.client(server.builder(name("w" + provider.ordinal()), new Recorder())
+                    .tls(ClientTls.create(untrusted, provider)));
+
+            assertThat(failure(client)).as(provider.name()).hasMessageStartingWith("the server at " + server.address()
+                    + " failed TLS verification: its certificate is not signed by anyone trusted (");
+        }
+    }
+
+    @Test
     void theServerName_isWhatTheCertificateIsCheckedAgainst() {
         CimClient wrongName = server.client(server.builder(name("alice"), new Recorder())
                 .tls(ClientTls.trusting(trusted).serverName("cim.example")));
