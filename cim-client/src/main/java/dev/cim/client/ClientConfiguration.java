@@ -86,10 +86,11 @@ class ClientConfiguration {
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ClientSetupException(e.getMessage());
-        } catch (IllegalStateException plaintext) {
-            throw new ClientSetupException(plaintext.getMessage() + "; start the client with --cim.client.tls.enabled=true "
-                    + "(and --cim.client.tls.trust=CERT.pem for a server whose certificate is self-signed), or accept "
-                    + "plaintext with --cim.client.tls.allow-plaintext=true");
+        } catch (IllegalStateException e) {
+            boolean plaintext = e.getMessage().startsWith("plaintext to ");
+            throw new ClientSetupException(e.getMessage() + (plaintext ? "; start the client with "
+                    + "--cim.client.tls.enabled=true (and --cim.client.tls.trust=CERT.pem for a server whose certificate "
+                    + "is self-signed), or accept plaintext with --cim.client.tls.allow-plaintext=true" : ""));
         }
     }
 
