@@ -73,14 +73,15 @@ public final class ChatSession {
      * Runs the session until the user quits; returns the process exit code. Input is read from the
      * start, so {@code :q} works and messages typed are held while the server is out of reach.
      *
-     * @param loginRefused called, on another thread, if the server refuses the login: the process
-     *        should end, as a wrong password will not be right on the next attempt either
+     * @param stopped called, on another thread, if the client stops by itself: the server refused
+     *        the login, or the connection could not be made secure. The process should end, as a
+     *        wrong password or a wrong certificate will not be right on the next attempt either
      */
-    public int run(Runnable loginRefused) throws InterruptedException {
+    public int run(Runnable stopped) throws InterruptedException {
         client.connect().whenComplete((login, failure) -> {
             if (failure != null && cause(failure) instanceof CimException e
-                    && e.reason() == CimException.Reason.LOGIN_REFUSED) {
-                loginRefused.run();
+                    && (e.reason() == CimException.Reason.LOGIN_REFUSED || e.reason() == CimException.Reason.TLS_FAILED)) {
+                stopped.run();
             }
         });
         while (true) {

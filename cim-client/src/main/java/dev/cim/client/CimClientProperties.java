@@ -112,6 +112,69 @@ public class CimClientProperties {
         }
     }
 
+    /**
+     * TLS to the servers. Off by default, which is plaintext, and plaintext only to loopback
+     * addresses (127.0.0.0/8, ::1, localhost): to any other address the client refuses to start
+     * unless TLS is on or allow-plaintext is set, since the password would cross the network in
+     * clear. With TLS the client verifies the server's certificate (trusted, and for the host it
+     * connects to, or for server-name) before sending anything; a server that fails is refused
+     * with one line and the client exits.
+     */
+    public static class Tls {
+
+        /** True to connect with TLS. Setting trust turns it on too. */
+        private boolean enabled;
+
+        /**
+         * A PEM file of the certificates to trust: the server's own self-signed certificate, or the
+         * authority that signed it. Empty: the JDK's trust store (public authorities).
+         */
+        private Path trust;
+
+        /** The name the server's certificate must be for; empty: the host of each address. */
+        private String serverName = "";
+
+        /** True to allow plaintext to addresses that are not loopback. */
+        private boolean allowPlaintext;
+
+        /** True when TLS is on: enabled, or a trust file given. */
+        public boolean isOn() {
+            return enabled || trust != null;
+        }
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Path getTrust() {
+            return trust;
+        }
+
+        public void setTrust(Path trust) {
+            this.trust = trust;
+        }
+
+        public String getServerName() {
+            return serverName;
+        }
+
+        public void setServerName(String serverName) {
+            this.serverName = serverName;
+        }
+
+        public boolean isAllowPlaintext() {
+            return allowPlaintext;
+        }
+
+        public void setAllowPlaintext(boolean allowPlaintext) {
+            this.allowPlaintext = allowPlaintext;
+        }
+    }
+
     /** How the client behaves. */
     public static class Client {
 
@@ -141,6 +204,13 @@ public class CimClientProperties {
 
         /** The time zone of :at and of the times shown; empty for the system's. */
         private String timeZone = "";
+
+        /** TLS to the servers. */
+        private final Tls tls = new Tls();
+
+        public Tls getTls() {
+            return tls;
+        }
 
         public Duration getMaxDelay() {
             return maxDelay;

@@ -6,8 +6,10 @@ import dev.cim.client.console.Console;
 import dev.cim.client.console.PipedConsole;
 import dev.cim.client.console.TerminalConsole;
 import dev.cim.client.core.CimClient;
+import dev.cim.client.core.ClientTls;
 import dev.cim.client.core.SeenIds;
 import dev.cim.common.protocol.UserNames;
+import dev.cim.common.tls.TlsProvider;
 import dev.cim.common.wheel.DelayScheduler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -74,6 +76,8 @@ class ClientConfiguration {
         CimClientProperties.Client client = properties.getClient();
         try {
             return CimClient.builder()
+                    .tls(tls(client.getTls()))
+                    .allowPlaintext(client.getTls().isAllowPlaintext())
                     .addresses(properties.getServer().effectiveAddresses())
                     .user(me)
                     .password(password(user, console))
@@ -85,6 +89,25 @@ class ClientConfiguration {
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ClientSetupException(e.getMessage());
+        } catch (IllegalStateException e) {
+            boolean plaintext = e.getMessage().startsWith("plaintext to ");
+            throw new ClientSetupException(e.getMessage() + (plaintext ? "; start the client with "
+                    + "--cim.client.tls.enabled=true (and --cim.client.tls.trust=CERT.pem for a server whose certificate "
+                    + "is self-signed), or accept plaintext with --cim.client.tls.allow-plaintext=true" : ""));
+        }
+    }
+
+    /** TLS as {@code cim.client.tls.*} says, or null for plaintext. */
+    private static ClientTls tls(CimClientProperties.Tls tls) {
+        if (!tls.isOn()) {
+            return null;
+        }
+        try {
+            ClientTls clientTls = ClientTls.create(tls.getTrust(), TlsProvider.AUTO);
+            String name = tls.getServerName();
+            return name == null || name.isBlank() ? clientTls : clientTls.serverName(name);
+        } catch (IllegalArgumentException e) {
+            throw new ClientSetupException("cim.client.tls: " + e.getMessage());
         }
     }
 

@@ -38,6 +38,8 @@ final class ConsoleListener implements CimListener {
             view.info(Inert.line(away.reason()) + "; reconnecting in " + away.retryIn().toMillis() + " ms");
         } else if (event instanceof ConnectionEvent.Refused refused) {
             view.error("login refused: " + refused.reason());
+        } else if (event instanceof ConnectionEvent.TlsFailed failed) {
+            view.error(failed.reason() + "; see cim.client.tls.* in the README");
         }
     }
 

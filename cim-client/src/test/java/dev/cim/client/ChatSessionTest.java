@@ -213,6 +213,16 @@ class ChatSessionTest {
         assertThat(loginRefused).isTrue();
     }
 
+    @Test
+    void tlsFailure_callsBack() throws Exception {
+        when(client.connect()).thenReturn(CompletableFuture.failedFuture(
+                new CimException(CimException.Reason.TLS_FAILED, "the server at x failed TLS verification")));
+
+        run(":q!");
+
+        assertThat(loginRefused).isTrue();
+    }
+
     private int run(String... lines) throws InterruptedException {
         byte[] input = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
         PipedConsole console = new PipedConsole(new ByteArrayInputStream(input), new PrintStream(out, true, StandardCharsets.UTF_8));

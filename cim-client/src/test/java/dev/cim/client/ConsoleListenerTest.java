@@ -53,13 +53,15 @@ class ConsoleListenerTest {
         listener.onConnection(new ConnectionEvent.Disconnected("lost the connection to 127.0.0.1:9000", Duration.ofMillis(180)));
         listener.onConnection(new ConnectionEvent.GoingAway("node-a is stopping", Duration.ofMillis(1200)));
         listener.onConnection(new ConnectionEvent.Refused("wrong password"));
+        listener.onConnection(new ConnectionEvent.TlsFailed("the server at 127.0.0.1:9000 does not speak TLS"));
 
         assertThat(lines).containsExactly(
                 "connecting to 127.0.0.1:9000 as alice ...",
                 "logged in as alice (new account) on node-a; sent 2 held messages. Type :help for commands.",
                 "lost the connection to 127.0.0.1:9000; reconnecting in 180 ms",
                 "node-a is stopping; reconnecting in 1200 ms",
-                "error: login refused: wrong password");
+                "error: login refused: wrong password",
+                "error: the server at 127.0.0.1:9000 does not speak TLS; see cim.client.tls.* in the README");
     }
 
     /** Reasons and node names come from the server: they are rendered inert like messages. */

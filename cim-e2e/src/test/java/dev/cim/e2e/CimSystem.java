@@ -114,6 +114,11 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
         return port;
     }
 
+    /** The server jar the system runs. */
+    Path serverJar() {
+        return serverJar;
+    }
+
     /** Starts a client for {@code user} (password "pw-" + user) without waiting for its login. */
     JavaProcess startClient(String user, String... extraArgs) throws IOException {
         JavaProcess client = JavaProcess.start("client " + user, clientJar, clientArgs(user, extraArgs),

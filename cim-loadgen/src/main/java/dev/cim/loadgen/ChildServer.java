@@ -1,5 +1,6 @@
 package dev.cim.loadgen;
 
+import dev.cim.common.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -13,6 +14,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The server jar running as a child process of the generator, with its own embedded Redis, both on
@@ -30,6 +33,8 @@ import java.util.concurrent.locks.LockSupport;
 final class ChildServer implements AutoCloseable {
 
     private static final Duration START = Duration.ofSeconds(90);
+    /** How the server's "listening on" line names its TLS provider. */
+    private static final Pattern TLS_BY = Pattern.compile("TLS by (OpenSSL \\([^)]*\\)|JDK)");
     /**
      * How long the server may take to stop on SIGTERM before it is killed. Its own stop takes about
      * 22 s when every step runs into its timeout: closing the connections (5 s) and ending its thread
@@ -50,25 +55,32 @@ final class ChildServer implements AutoCloseable {
     private final int port;
     private final List<String> command;
     private final Path log;
+    private final Path trust;
+    /** "plaintext", or "TLS by OpenSSL (BoringSSL)": what the server said when it started listening. */
+    private volatile String security = "plaintext";
     private final Thread hook = new Thread(this::close, "cim-loadgen-stop-server");
     /** What the server started (its Redis, and that one's watchdog), recorded once it listened. */
     private volatile List<ProcessHandle> started = List.of();
 
-    private ChildServer(Process process, int port, List<String> command, Path log) {
+    private ChildServer(Process process, int port, List<String> command, Path log, Path trust) {
         this.process = process;
         this.port = port;
         this.command = command;
         this.log = log;
+        this.trust = trust;
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
     /**
      * Starts {@code java -Xmx<heap> <jvmArgs> -jar <jar> <extraArgs>} with a fast password hash (logins are not what is
-     * measured) and waits until it listens.
+     * measured) and waits until it listens. With {@code tls}, the server gets a self-signed
+     * certificate for {@code localhost} and {@code 127.0.0.1}, made for this run in a temporary
+     * directory ({@link #trust()} is its PEM file, for the clients to trust).
      *
      * @throws IllegalStateException if the jar is missing or the server does not start in time
      */
-    static ChildServer start(Path jar, String heap, List<String> jvmArgs, List<String> extraArgs) throws IOException {
+    static ChildServer start(Path jar, String heap, List<String> jvmArgs, List<String> extraArgs, boolean tls)
+            throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar.toAbsolutePath() + " is missing (expected: the server jar; build with "
                     + "'./mvnw -B -ntp -DskipTests package' or pass --server-jar=...)");
@@ -94,11 +106,21 @@ final class ChildServer implements AutoCloseable {
                 "--cim.server.data-dir=" + Files.createTempDirectory("cim-loadgen-redis-"),
                 "--management.server.port=" + freePort(),
                 "--spring.data.redis.port=" + freePort()));
+        Path trust = null;
+        if (tls) {
+            Path dir = Files.createTempDirectory("cim-loadgen-tls-");
+            trust = dir.resolve("cert.pem");
+            Path key = dir.resolve("key.pem");
+            SelfSignedCertificate.generate("cim-loadgen", List.of("localhost", "127.0.0.1"), Duration.ofDays(2))
+                    .write(trust, key);
+            command.add("--cim.server.tls.certificate=" + trust);
+            command.add("--cim.server.tls.private-key=" + key);
+        }
         command.addAll(extraArgs);
         Path log = Files.createTempFile("cim-loadgen-server-", ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
-        ChildServer server = new ChildServer(process, port, command, log);
+        ChildServer server = new ChildServer(process, port, command, log, trust);
         server.awaitListening();
         return server;
     }
@@ -110,6 +132,8 @@ final class ChildServer implements AutoCloseable {
             if (output.contains("listening on")) {
                 // Redis is up before the server listens: the context starts it first.
                 started = process.descendants().toList();
+                Matcher tls = TLS_BY.matcher(output);
+                security = tls.find() ? tls.group() : "plaintext";
                 return;
             }
             if (!process.isAlive()) {
@@ -124,6 +148,16 @@ final class ChildServer implements AutoCloseable {
 
     int port() {
         return port;
+    }
+
+    /** The PEM file of the server's certificate, for clients to trust; null for a plaintext server. */
+    Path trust() {
+        return trust;
+    }
+
+    /** "plaintext", or the TLS provider the server reported: "TLS by OpenSSL (BoringSSL)", "TLS by JDK". */
+    String security() {
+        return security;
     }
 
     long pid() {

@@ -2,6 +2,7 @@ package dev.cim.loadgen;
 
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimClientBuilder;
+import dev.cim.client.core.ClientTls;
 import dev.cim.client.core.SeenIds;
 import dev.cim.client.core.ServerAddress;
 import dev.cim.common.net.NettyTransport;
@@ -48,6 +49,7 @@ final class ClientPool implements AutoCloseable {
     private final boolean smallBuffers;
     private final int firstOctet;
     private final int perSourceAddress;
+    private final ClientTls tls;
     private final ClientCounters counters = new ClientCounters();
     private final List<LoadClient> clients = new ArrayList<>();
 
@@ -55,9 +57,10 @@ final class ClientPool implements AutoCloseable {
      * @param smallBuffers true for idle connections: 4 KiB socket buffers instead of the kernel's
      *                     default (which grows to megabytes under load)
      * @param firstOctet   the last octet of the first loopback source address
+     * @param tls          TLS for every connection (one context shared by all), or null for plaintext
      */
     ClientPool(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel, InetSocketAddress server,
-            boolean smallBuffers, int firstOctet, int perSourceAddress) {
+            boolean smallBuffers, int firstOctet, int perSourceAddress, ClientTls tls) {
         this.group = group;
         this.transport = transport;
         this.wheel = wheel;
@@ -65,6 +68,7 @@ final class ClientPool implements AutoCloseable {
         this.smallBuffers = smallBuffers;
         this.firstOctet = firstOctet;
         this.perSourceAddress = perSourceAddress;
+        this.tls = tls;
     }
 
     ClientCounters counters() {
@@ -116,7 +120,8 @@ final class ClientPool implements AutoCloseable {
                 .maxOutstanding(1_000_000)
                 .connectTimeout(Duration.ofSeconds(10))
                 .eventLoopGroup(group, transport.socket())
-                .localAddress(source(i));
+                .localAddress(source(i))
+                .tls(tls);
         if (smallBuffers) {
             builder.option(ChannelOption.SO_RCVBUF, 4096)
                     .option(ChannelOption.SO_SNDBUF, 4096)

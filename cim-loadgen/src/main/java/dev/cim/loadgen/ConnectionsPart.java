@@ -1,5 +1,6 @@
 package dev.cim.loadgen;
 
+import dev.cim.client.core.ClientTls;
 import dev.cim.common.net.NettyTransport;
 import dev.cim.common.wheel.DelayScheduler;
 import io.netty.channel.EventLoopGroup;
@@ -29,14 +30,16 @@ final class ConnectionsPart {
      *                  only once the chat pool's connections are closed on the server side too
      */
     static void run(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel, InetSocketAddress server,
-            long serverPid, long idleFiles, LoadOptions options, String prefix, Report report) throws InterruptedException {
+            long serverPid, long idleFiles, LoadOptions options, String prefix, ClientTls tls, Report report)
+            throws InterruptedException {
         ServerProbe probe = serverPid > 0 ? new ServerProbe(serverPid) : null;
         if (probe != null) {
             awaitClosed(probe, idleFiles);
         }
         ServerProbe.Reading before = probe != null ? probe.read() : null;
         // Idle pools bind from 127.0.0.10 up, away from the chat pool's 127.0.0.2.
-        try (ClientPool pool = new ClientPool(group, transport, wheel, server, true, 10, options.perSourceAddress())) {
+        try (ClientPool pool = new ClientPool(group, transport, wheel, server, true, 10, options.perSourceAddress(),
+                tls)) {
             ClientPool.Opened opened = pool.open(prefix + "i", options.connections(), Duration.ofMinutes(10));
             int held = opened.clients().size();
             report.add(3, String.format(Locale.ROOT, "idle clients logged in (of %,d asked)", options.connections()),

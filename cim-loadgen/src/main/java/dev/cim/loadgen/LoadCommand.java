@@ -100,6 +100,21 @@ final class LoadCommand {
     @Option(names = "--per-source-address", defaultValue = "10000", description = "connections per loopback source address 127.0.0.x (default: ${DEFAULT-VALUE})")
     int perSourceAddress;
 
+    @Option(names = "--tls", defaultValue = "off", description = {"off, on (the child server gets a self-signed "
+        + "certificate, the clients trust it), or both: part 1 only, a plaintext and a TLS child server, closed-loop "
+        + "runs alternating between them, and the ratio (default: ${DEFAULT-VALUE})"})
+    String tls;
+
+    @Option(names = "--tls-rounds", description = "--tls=both: rounds, each one run on each server (4 [2])")
+    Integer tlsRounds;
+
+    @Option(names = "--tls-trust", description = "--tls=on with --port: a PEM file of the certificates to trust "
+            + "(default: the JDK's trust store)")
+    Path tlsTrust;
+
+    @Option(names = "--tls-server-name", description = "--tls=on with --port: the name the server's certificate is for")
+    String tlsServerName;
+
     private LoadCommand() {
     }
 
@@ -146,7 +161,15 @@ final class LoadCommand {
                 pick(delayedSenders, 1000, 50),
                 duration("--delayed-window", delayedWindow, "60s", "5s"),
                 duration("--tick", tick, "10ms", "10ms"),
-                ioThreads, epoll, perSourceAddress);
+                ioThreads, epoll, perSourceAddress, tlsMode(), pick(tlsRounds, 4, 2), tlsTrust, tlsServerName);
+    }
+
+    private LoadOptions.TlsMode tlsMode() {
+        try {
+            return LoadOptions.TlsMode.valueOf(tls.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--tls: '" + tls + "' (expected: off, on or both)");
+        }
     }
 
     private int pick(Integer given, int full, int smoke) {

@@ -1,12 +1,15 @@
 package dev.cim.loadgen;
 
+import dev.cim.client.core.ClientTls;
 import dev.cim.common.net.NettyTransport;
+import dev.cim.common.tls.TlsProvider;
 import dev.cim.common.wheel.DelayScheduler;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -59,13 +62,24 @@ public final class LoadGenerator {
     }
 
     private static int run(LoadOptions options) throws Exception {
+        if (options.tls() == LoadOptions.TlsMode.BOTH) {
+            return compareTls(options);
+        }
+        boolean tls = options.tls() == LoadOptions.TlsMode.ON;
         ChildServer child = options.childServer()
                 ? ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
-                        options.serverArgs()) : null;
+                        options.serverArgs(), tls) : null;
         String serverDescription = child != null
-                ? "child process pid " + child.pid() + " (log " + child.log() + "): `" + String.join(" ", child.command()) + "`"
+                ? describe(child)
                 : "external at " + options.host() + ":" + options.port() + (options.serverPid() > 0
                         ? ", pid " + options.serverPid() : ", pid unknown (no memory readings)");
+        ClientTls clientTls = null;
+        if (tls) {
+            clientTls = ClientTls.create(child != null ? child.trust() : options.tlsTrust(), TlsProvider.AUTO);
+            if (options.tlsServerName() != null) {
+                clientTls = clientTls.serverName(options.tlsServerName());
+            }
+        }
         InetSocketAddress server = new InetSocketAddress(options.host(), child != null ? child.port() : options.port());
         long serverPid = child != null ? child.pid() : options.serverPid();
         long idleFiles = serverPid > 0 ? new ServerProbe(serverPid).openFiles() : -1;
@@ -78,16 +92,19 @@ public final class LoadGenerator {
         }
         NettyTransport transport = options.epoll() ? NettyTransport.best() : NettyTransport.nio();
         report.note("generator transport: " + transport.name() + ", " + options.ioThreads() + " I/O threads");
+        report.note(tls ? "TLS on every connection: server " + (child != null ? child.security() : "external")
+                + ", clients " + clientTls : "plaintext (loopback)");
         EventLoopGroup group = transport.group(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
         // One delay wheel for every client's scheduled-message jobs, as one program would have.
         DelayScheduler wheel = DelayScheduler.builder().tick(options.tick()).threadNamePrefix("loadgen-wheel").build();
         try {
             if (options.parts().contains(1) || options.parts().contains(2) || options.parts().contains(4)) {
-                chatParts(group, transport, wheel, server, serverPid, options, prefix, report);
+                chatParts(group, transport, wheel, server, serverPid, options, prefix, clientTls, report);
             }
             if (options.parts().contains(3)) {
                 progress("part 3: holding idle connections");
-                ConnectionsPart.run(group, transport, wheel, server, serverPid, idleFiles, options, prefix, report);
+                ConnectionsPart.run(group, transport, wheel, server, serverPid, idleFiles, options, prefix, clientTls,
+                        report);
             }
             if (child != null && !child.isAlive()) {
                 report.note("the server process died during the run; see " + child.log());
@@ -105,10 +122,92 @@ public final class LoadGenerator {
         return 0;
     }
 
+    /**
+     * {@code --tls=both}: part 1 on a plaintext and a TLS child server of the same jar and settings,
+     * started side by side, each with its own pool of {@code --users}; see {@link TlsComparisonPart}.
+     */
+    private static int compareTls(LoadOptions options) throws Exception {
+        String prefix = HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt()) + "-";
+        Report report = new Report();
+        if (options.quick()) {
+            report.note("--quick: a smoke test with small numbers; the rates and their ratio say little about the "
+                    + "target");
+        }
+        NettyTransport transport = options.epoll() ? NettyTransport.best() : NettyTransport.nio();
+        report.note("generator transport: " + transport.name() + ", " + options.ioThreads() + " I/O threads");
+        progress("starting a plaintext and a TLS server");
+        ChildServer plain = ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
+                options.serverArgs(), false);
+        ChildServer secure = null;
+        EventLoopGroup group = null;
+        DelayScheduler wheel = null;
+        try {
+            secure = ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
+                    options.serverArgs(), true);
+            ClientTls tls = ClientTls.create(secure.trust(), TlsProvider.AUTO);
+            report.note("TLS: server " + secure.security() + "; clients " + tls);
+            group = transport.group(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
+            wheel = DelayScheduler.builder().tick(options.tick()).threadNamePrefix("loadgen-wheel").build();
+            try (ClientPool plainPool = new ClientPool(group, transport, wheel,
+                    new InetSocketAddress(options.host(), plain.port()), false, 2, options.perSourceAddress(), null);
+                    ClientPool tlsPool = new ClientPool(group, transport, wheel,
+                            new InetSocketAddress(options.host(), secure.port()), false, 2, options.perSourceAddress(),
+                            tls)) {
+                progress("logging in " + options.users() + " users on each server");
+                ClientPool.Opened plainUsers = pool(plainPool, prefix + "p", options, "plaintext", report);
+                ClientPool.Opened tlsUsers = pool(tlsPool, prefix + "t", options, "TLS", report);
+                if (plainUsers.clients().size() < 2 || tlsUsers.clients().size() < 2) {
+                    report.note("too few users logged in: no comparison");
+                } else {
+                    progress("part 1 with TLS on and off, alternated");
+                    TlsComparisonPart.run(plainUsers.clients(), tlsUsers.clients(), options, new CpuMeter(plain.pid()),
+                            new CpuMeter(secure.pid()), report);
+                }
+                report.note("plaintext pool connections: " + plainPool.counters() + "; TLS pool connections: "
+                        + tlsPool.counters());
+            }
+            for (ChildServer child : List.of(plain, secure)) {
+                if (!child.isAlive()) {
+                    report.note("a server process died during the run; see " + child.log());
+                }
+            }
+        } finally {
+            if (wheel != null) {
+                wheel.stopNow();
+            }
+            if (group != null) {
+                group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+            }
+            plain.close();
+            if (secure != null) {
+                secure.close();
+            }
+        }
+        String title = (options.quick() ? "cim load run (--quick smoke test)" : "cim load run")
+                + ", part 1 with TLS on and off";
+        System.out.println(report.render(title, "plaintext: " + describe(plain) + "; TLS: " + describe(secure),
+                Report.command()));
+        return 0;
+    }
+
+    private static ClientPool.Opened pool(ClientPool pool, String prefix, LoadOptions options, String what,
+            Report report) throws InterruptedException {
+        ClientPool.Opened opened = pool.open(prefix, options.users(), Duration.ofMinutes(5));
+        report.note(String.format(Locale.ROOT, "%s users: %,d logged in of %,d in %.1f s%s", what,
+                opened.clients().size(), options.users(), opened.elapsed().toMillis() / 1000.0,
+                opened.failed() == 0 ? "" : "; failed " + opened.failed() + ": " + opened.firstFailure()));
+        return opened;
+    }
+
+    private static String describe(ChildServer child) {
+        return "child process pid " + child.pid() + " (log " + child.log() + "): `" + String.join(" ", child.command()) + "`";
+    }
+
     private static void chatParts(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel,
-            InetSocketAddress server, long serverPid, LoadOptions options, String prefix, Report report)
+            InetSocketAddress server, long serverPid, LoadOptions options, String prefix, ClientTls tls, Report report)
             throws InterruptedException {
-        try (ClientPool pool = new ClientPool(group, transport, wheel, server, false, 2, options.perSourceAddress())) {
+        try (ClientPool pool = new ClientPool(group, transport, wheel, server, false, 2, options.perSourceAddress(),
+                tls)) {
             progress("logging in " + options.users() + " chat users");
             ClientPool.Opened opened = pool.open(prefix + "u", options.users(), Duration.ofMinutes(5));
             report.note(String.format(Locale.ROOT, "chat users (parts 1, 2, 4): %,d logged in of %,d in %.1f s%s",

@@ -41,12 +41,29 @@ import java.util.Set;
  * @param ioThreads        threads of the one client event loop group
  * @param epoll            the clients' transport: Linux epoll where it loads, or Java NIO when false
  * @param perSourceAddress connections per loopback source address (127.0.0.x) before the next
+ * @param tls              plaintext, TLS, or both compared (part 1 only)
+ * @param tlsRounds        {@code --tls=both}: rounds, each a closed-loop run on each server
+ * @param tlsTrust         {@code --tls=on} against an external server: the certificates to trust,
+ *                         or null for the JDK's trust store
+ * @param tlsServerName    {@code --tls=on} against an external server: the name its certificate is
+ *                         for, or null for the host
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
         List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users,
         Duration warmup, Duration duration, Duration latencyDuration, int rate, List<Integer> windows,
         int broadcastRounds, int connections, Duration hold, int delayed, int delayedSenders,
-        Duration delayedWindow, Duration tick, int ioThreads, boolean epoll, int perSourceAddress) {
+        Duration delayedWindow, Duration tick, int ioThreads, boolean epoll, int perSourceAddress, TlsMode tls,
+        int tlsRounds, Path tlsTrust, String tlsServerName) {
+
+    /** Whether the chat connections speak TLS. */
+    enum TlsMode {
+        /** Plaintext (loopback). */
+        OFF,
+        /** TLS on every connection. */
+        ON,
+        /** Part 1 only: a plaintext and a TLS server, runs alternating between them. */
+        BOTH
+    }
 
     LoadOptions {
         if (parts.isEmpty() || !Set.of(1, 2, 3, 4).containsAll(parts)) {
@@ -63,6 +80,17 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                 || delayed < 1 || ioThreads < 1 || perSourceAddress < 1) {
             throw new IllegalArgumentException("--window, --broadcast-rounds, --connections, --delayed, "
                     + "--io-threads and --per-source-address (expected: each >= 1)");
+        }
+        if (tls == TlsMode.BOTH && (port != 0 || !parts.equals(Set.of(1)))) {
+            throw new IllegalArgumentException("--tls=both compares part 1 on two child servers (expected: --parts=1 "
+                    + "and no --port)");
+        }
+        if (tlsRounds < 1) {
+            throw new IllegalArgumentException("--tls-rounds: " + tlsRounds + " (expected: >= 1)");
+        }
+        if ((tlsTrust != null || tlsServerName != null) && (tls != TlsMode.ON || port == 0)) {
+            throw new IllegalArgumentException("--tls-trust and --tls-server-name are for --tls=on against an "
+                    + "external server (expected: with --tls=on and --port)");
         }
     }
 

@@ -23,6 +23,29 @@ class LoadCommandTest {
         assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(30));
         assertThat(options.parts()).isEqualTo(Set.of(1, 2, 3, 4));
         assertThat(options.childServer()).isTrue();
+        assertThat(options.tls()).isEqualTo(LoadOptions.TlsMode.OFF);
+        assertThat(options.tlsRounds()).isEqualTo(4);
+    }
+
+    @Test
+    void tls_readsOffOnOrBoth_bothOnlyForPartOneOnChildServers() {
+        assertThat(LoadOptions.parse(new String[] {"--tls=on"}).tls()).isEqualTo(LoadOptions.TlsMode.ON);
+        LoadOptions both = LoadOptions.parse(new String[] {"--quick", "--tls=BOTH", "--parts=1"});
+        assertThat(both.tls()).isEqualTo(LoadOptions.TlsMode.BOTH);
+        assertThat(both.tlsRounds()).isEqualTo(2);
+
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--tls=maybe"}))
+                .withMessage("--tls: 'maybe' (expected: off, on or both)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--tls=both"}))
+                .withMessage("--tls=both compares part 1 on two child servers (expected: --parts=1 and no --port)");
+        assertThatIllegalArgumentException().isThrownBy(
+                        () -> LoadOptions.parse(new String[] {"--tls=both", "--parts=1", "--port=9000"}))
+                .withMessageContaining("no --port");
+        assertThatIllegalArgumentException().isThrownBy(
+                        () -> LoadOptions.parse(new String[] {"--tls=on", "--tls-trust=ca.pem"}))
+                .withMessageContaining("expected: with --tls=on and --port");
+        assertThat(LoadOptions.parse(new String[] {"--tls=on", "--port=9000", "--tls-trust=ca.pem",
+            "--tls-server-name=chat.example"}).tlsServerName()).isEqualTo("chat.example");
     }
 
     @Test
@@ -72,6 +95,7 @@ class LoadCommandTest {
         } finally {
             System.setOut(out);
         }
-        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("--users", "--window", "--quick", "--server-arg");
+        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("--users", "--window", "--quick", "--server-arg", "--tls",
+                "--tls-rounds");
     }
 }

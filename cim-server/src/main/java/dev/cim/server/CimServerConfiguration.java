@@ -8,6 +8,7 @@ import dev.cim.server.chat.ChatCore;
 import dev.cim.server.chat.ChatService;
 import dev.cim.server.chat.Limits;
 import dev.cim.server.net.CimServer;
+import dev.cim.server.net.ServerTls;
 import dev.cim.server.node.NodeHeartbeat;
 import dev.cim.server.redis.RedisAccountStore;
 import dev.cim.server.redis.RedisAttemptCounters;
@@ -176,13 +177,19 @@ class CimServerConfiguration {
         return core.service();
     }
 
+    /** The chat port; its TLS context is built here, once, and a mistake in it stops the start. */
     @Bean
     CimServer cimServer(CimServerProperties properties, ChatService chat, PresenceStore presence) {
         CimServerProperties.Limits l = properties.limits();
+        CimServerProperties.Tls tls = properties.tls();
+        ServerTls serverTls = tls.enabled()
+                ? ServerTls.load(tls.certificate(), tls.privateKey(), tls.privateKeyPassword(), tls.provider())
+                : null;
         return new CimServer(new CimServer.Settings(properties.host(), properties.port(), properties.effectiveIoThreads(),
                 properties.epoll(), (int) properties.maxFrameSize().toBytes(), (int) l.maxLoginFrameSize().toBytes(),
                 properties.idleTimeout(), l.loginTimeout(), l.connectionsPerAddress(), l.unauthenticatedPerAddress(),
-                properties.shutdown().grace(), properties.shutdown().spread()), chat, presence);
+                properties.shutdown().grace(), properties.shutdown().spread(), serverTls, tls.allowPlaintext()),
+                chat, presence);
     }
 
     /** Connection gauges; the server is looked up at each scrape, so binding does not create it early. */

@@ -2,6 +2,7 @@ package dev.cim.server;
 
 import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.CimProtocolCodec;
+import dev.cim.common.tls.TlsProvider;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -40,6 +41,7 @@ import org.springframework.util.unit.DataSize;
  * @param limits        what one client may make the server hold
  * @param delays        scheduled messages
  * @param shutdown      how a stopping node hands its clients over
+ * @param tls           TLS on the chat port
  */
 @ConfigurationProperties("cim.server")
 public record CimServerProperties(
@@ -58,7 +60,8 @@ public record CimServerProperties(
         @DefaultValue Accounts accounts,
         @DefaultValue Limits limits,
         @DefaultValue Delays delays,
-        @DefaultValue Shutdown shutdown) {
+        @DefaultValue Shutdown shutdown,
+        @DefaultValue Tls tls) {
 
     /**
      * Redis. The embedded one is locked down (a generated password, no {@code CONFIG}, {@code DEBUG}
@@ -280,6 +283,45 @@ public record CimServerProperties(
         public Shutdown {
             requirePositive(grace, "cim.server.shutdown.grace");
             requirePositive(spread, "cim.server.shutdown.spread");
+        }
+    }
+
+    /**
+     * TLS on the chat port. With a certificate and its private key the port speaks TLS only (1.3 or
+     * 1.2): a client that starts in plaintext gets one plaintext error frame saying so, and is
+     * closed. Without them the port speaks plaintext, which the server accepts on a loopback
+     * address only ({@code 127.0.0.0/8}, {@code ::1} or {@code localhost}) unless
+     * {@code allowPlaintext}: elsewhere passwords and messages would cross the network in clear. The
+     * TLS handshake counts against the login deadline.
+     *
+     * @param certificate        PEM file of the server's certificate, followed by its chain if it
+     *                           has one; set with {@code privateKey}, it turns TLS on
+     * @param privateKey         PEM file of the certificate's private key, PKCS#8 ({@code BEGIN
+     *                           PRIVATE KEY} or {@code BEGIN ENCRYPTED PRIVATE KEY}, as
+     *                           {@code openssl req -newkey} writes it)
+     * @param privateKeyPassword the password of an encrypted private key; empty for none
+     * @param provider           {@code auto} (OpenSSL, that is BoringSSL from netty-tcnative, where
+     *                           it loads, else the JDK's), {@code openssl} (fail at start if it does
+     *                           not load) or {@code jdk}
+     * @param allowPlaintext     true to listen without TLS on an address that is not loopback
+     */
+    public record Tls(Path certificate, Path privateKey, String privateKeyPassword,
+            @DefaultValue("auto") TlsProvider provider, @DefaultValue("false") boolean allowPlaintext) {
+        public Tls {
+            if ((certificate == null) != (privateKey == null)) {
+                throw new IllegalArgumentException("cim.server.tls.certificate: " + certificate
+                        + ", cim.server.tls.private-key: " + privateKey
+                        + " (expected: both, for TLS, or neither, for plaintext)");
+            }
+            if (privateKeyPassword != null && !privateKeyPassword.isEmpty() && privateKey == null) {
+                throw new IllegalArgumentException("cim.server.tls.private-key-password is set but there is no "
+                        + "cim.server.tls.private-key (expected: the key and its certificate)");
+            }
+        }
+
+        /** True when the chat port speaks TLS. */
+        public boolean enabled() {
+            return certificate != null;
         }
     }
 

@@ -4,9 +4,9 @@
  * <h3>Parts</h3>
  * <ul>
  *   <li>{@code net}: {@code CimServer} (Netty bootstrap, a {@code SmartLifecycle}),
- *       {@code CimServerInitializer} (the pipeline), and one handler per concern: login,
- *       heartbeat/idle, chat, protocol errors. Handlers that block run on a separate executor
- *       group, never on the I/O threads.</li>
+ *       {@code CimServerInitializer} (the pipeline), and one handler per concern: TLS (with
+ *       {@code ServerTls}, the context built once at start), login, heartbeat/idle, chat, protocol
+ *       errors. Handlers that block run on a separate executor group, never on the I/O threads.</li>
  *   <li>{@code account}: login with first-login account creation; BCrypt hashes in Redis.</li>
  *   <li>{@code session}: the local registry of logged-in sessions (routing between users of one
  *       node never touches Redis) and the manager that mirrors it into presence.</li>

@@ -2,6 +2,8 @@ package dev.cim.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cim.common.tls.TlsProvider;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.context.ConfigurationPropertiesAutoConfiguration;
@@ -48,7 +50,38 @@ class CimServerPropertiesTest {
             assertThat(p.delays().window()).isEqualTo(Duration.ofHours(1));
             assertThat(p.limits().windowMessages()).isEqualTo(10_000);
             assertThat(p.shutdown().grace()).isEqualTo(Duration.ofSeconds(5));
+            assertThat(p.tls().enabled()).isFalse();
+            assertThat(p.tls().provider()).isEqualTo(TlsProvider.AUTO);
+            assertThat(p.tls().allowPlaintext()).isFalse();
         });
+    }
+
+    @Test
+    void tls_isBound_andOnWithACertificateAndKey() {
+        runner.withPropertyValues("cim.server.tls.certificate=/etc/cim/cert.pem", "cim.server.tls.private-key=/etc/cim/key.pem",
+                        "cim.server.tls.provider=jdk", "cim.server.tls.allow-plaintext=true")
+                .run(context -> {
+                    CimServerProperties.Tls tls = context.getBean(CimServerProperties.class).tls();
+                    assertThat(tls.enabled()).isTrue();
+                    assertThat(tls.certificate()).isEqualTo(Path.of("/etc/cim/cert.pem"));
+                    assertThat(tls.privateKey()).isEqualTo(Path.of("/etc/cim/key.pem"));
+                    assertThat(tls.provider()).isEqualTo(TlsProvider.JDK);
+                    assertThat(tls.allowPlaintext()).isTrue();
+                });
+    }
+
+    @Test
+    void tlsCertificateWithoutItsKey_failsStartupSayingWhatWasExpected() {
+        runner.withPropertyValues("cim.server.tls.certificate=cert.pem")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("cim.server.tls.certificate: cert.pem, cim.server.tls.private-key: null "
+                                + "(expected: both, for TLS, or neither, for plaintext)"));
+    }
+
+    @Test
+    void tlsProviderUnknown_failsStartupNamingTheSetting() {
+        runner.withPropertyValues("cim.server.tls.provider=gnutls")
+                .run(context -> assertThat(context).getFailure().hasStackTraceContaining("cim.server.tls.provider"));
     }
 
     @Test

@@ -65,6 +65,10 @@ import org.slf4j.LoggerFactory;
  *       running. While running, the client also holds a job on its delay wheel for each of the
  *       user's messages due within the near window, and asks the server to send the message when
  *       the job fires: whichever comes first sends it, once.</li>
+ *   <li><b>The password goes only to a verified server.</b> With TLS ({@link ClientTls}) it is sent
+ *       once the server's certificate has been verified, and a server that fails verification
+ *       stops the client; without TLS it is sent only to loopback addresses unless plaintext was
+ *       allowed ({@link CimClientBuilder}).</li>
  *   <li><b>Reconnection spreads out.</b> Waits grow exponentially with jitter, and a server that
  *       goes away names the nodes to go to and a window to spread over.</li>
  * </ul>
@@ -99,7 +103,7 @@ public final class CimClient implements AutoCloseable {
     private io.netty.util.concurrent.ScheduledFuture<?> refresh;
     private SubmissionPublisher<ChatMessage> publisher;
     private volatile boolean closed;
-    /** Set when the server refused the login: the client has stopped, and requests fail at once. */
+    /** Set when the link stopped (login refused, TLS failed): requests fail at once with it. */
     private CimException refusal;
 
     CimClient(CimClientBuilder b) {
@@ -126,7 +130,8 @@ public final class CimClient implements AutoCloseable {
             bootstrap.localAddress(b.localAddress);
         }
         this.link = new Link(loop, bootstrap, b.addresses, b.user, b.password, b.token, origin,
-                new Backoff(b.initialBackoff, b.maxBackoff, b.random), clock, b.random, new LinkOwner(), b.beforeCodec);
+                new Backoff(b.initialBackoff, b.maxBackoff, b.random), clock, b.random, new LinkOwner(), b.beforeCodec,
+                b.tls, b.allowPlaintext);
     }
 
     @SuppressWarnings("unchecked")
@@ -154,7 +159,9 @@ public final class CimClient implements AutoCloseable {
      * nothing more.
      *
      * @return completes with the first login; fails with {@link CimException.Reason#LOGIN_REFUSED}
-     *         when the server refuses it (the client then stops), or {@link CimException.Reason#CLOSED}
+     *         when the server refuses it, or {@link CimException.Reason#TLS_FAILED} when the
+     *         connection cannot be made secure (the client then stops), or
+     *         {@link CimException.Reason#CLOSED}
      */
     public CompletableFuture<LoginInfo> connect() {
         onLoop(() -> { }, () -> { // closed: firstLogin has failed already
@@ -603,8 +610,7 @@ public final class CimClient implements AutoCloseable {
         }
 
         @Override
-        public void refused(String reason) {
-            CimException failure = new CimException(CimException.Reason.LOGIN_REFUSED, "login refused: " + reason);
+        public void stopped(CimException failure) {
             refusal = failure;
             requests.failAll(failure);
             firstLogin.completeExceptionally(failure);

@@ -18,6 +18,13 @@ import dev.cim.common.protocol.UserNames;
 /**
  * Settings of a {@link CimClient}. Required: the server addresses, the user, and a password (or a
  * session token). Everything else has a default.
+ *
+ * <h3>TLS and plaintext</h3>
+ * With {@link #tls(ClientTls)} every connection speaks TLS and verifies the server before it
+ * sends anything. Without it the client speaks plaintext, which it does only to loopback addresses
+ * ({@code 127.0.0.0/8}, {@code ::1}, {@code localhost}) unless {@link #allowPlaintext(boolean)}:
+ * {@link #build()} refuses a plaintext client for any other address, and a server's suggestion to
+ * move to such an address is ignored. Elsewhere the password would cross the network in clear.
  */
 public final class CimClientBuilder {
 
@@ -42,6 +49,8 @@ public final class CimClientBuilder {
     InetSocketAddress localAddress;
     final Map<ChannelOption<?>, Object> options = new LinkedHashMap<>();
     Consumer<SocketChannel> beforeCodec = channel -> { };
+    ClientTls tls;
+    boolean allowPlaintext;
 
     CimClientBuilder() {
     }
@@ -182,7 +191,25 @@ public final class CimClientBuilder {
         return this;
     }
 
-    /** Adds handlers to each connection before the protocol codec: TLS. */
+    /** Speaks TLS to every server, verified as {@code tls} says; null for plaintext. */
+    public CimClientBuilder tls(ClientTls tls) {
+        this.tls = tls;
+        return this;
+    }
+
+    /**
+     * True to allow plaintext to addresses that are not loopback (default false): the password and
+     * every message then cross the network in clear.
+     */
+    public CimClientBuilder allowPlaintext(boolean allowPlaintext) {
+        this.allowPlaintext = allowPlaintext;
+        return this;
+    }
+
+    /**
+     * Adds handlers to each connection after the TLS handler (if any) and before the protocol codec:
+     * to watch or shape the bytes.
+     */
     public CimClientBuilder beforeCodec(Consumer<SocketChannel> beforeCodec) {
         this.beforeCodec = Objects.requireNonNull(beforeCodec, "beforeCodec");
         return this;
@@ -191,7 +218,8 @@ public final class CimClientBuilder {
     /**
      * The client, not yet connected ({@link CimClient#connect()}).
      *
-     * @throws IllegalStateException if a required setting is missing
+     * @throws IllegalStateException if a required setting is missing, or the client would send its
+     *         password in plaintext to an address that is not loopback
      */
     public CimClient build() {
         if (addresses == null) {
@@ -202,6 +230,15 @@ public final class CimClientBuilder {
         }
         if ((password == null || password.isEmpty()) && (token == null || token.isEmpty())) {
             throw new IllegalStateException("no password or token for " + user + " (expected: password(...))");
+        }
+        if (tls == null && !allowPlaintext) {
+            for (ServerAddress address : addresses) {
+                if (!address.isLoopback()) {
+                    throw new IllegalStateException("plaintext to " + address + ", which is not a loopback address: "
+                            + "the password would cross the network in clear (expected: TLS, or plaintext allowed "
+                            + "explicitly)");
+                }
+            }
         }
         return new CimClient(this);
     }

@@ -23,6 +23,12 @@ public final class CimException extends RuntimeException {
         NOT_FOUND,
         /** The login was refused. */
         LOGIN_REFUSED,
+        /**
+         * The connection could not be made secure: the server's certificate failed verification, or
+         * one end speaks TLS and the other does not. The client has stopped: this is a matter of
+         * configuration (or an attack), not an outage that trying again would get past.
+         */
+        TLS_FAILED,
         /** The client holds as many unanswered requests as it may. */
         OUTBOX_FULL,
         /** The client was closed before the request was answered. */

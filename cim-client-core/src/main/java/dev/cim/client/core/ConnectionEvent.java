@@ -33,6 +33,13 @@ public sealed interface ConnectionEvent {
     record Refused(String reason) implements ConnectionEvent {
     }
 
+    /**
+     * The connection could not be made secure (the server failed TLS verification, or one end
+     * speaks TLS and the other does not); the client stops. {@code reason} is one line.
+     */
+    record TlsFailed(String reason) implements ConnectionEvent {
+    }
+
     /** The client was closed. */
     record Closed() implements ConnectionEvent {
     }

@@ -4,6 +4,7 @@ import dev.cim.common.net.CoalescingFlushHandler;
 import dev.cim.common.protocol.CimProtocolCodec;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.GoAway;
 import dev.cim.common.protocol.proto.LoginResult;
 import io.netty.bootstrap.Bootstrap;
@@ -14,6 +15,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -35,6 +37,15 @@ import org.slf4j.LoggerFactory;
  * for the nodes it names, after a random wait within the spread it asks for, so that its clients
  * do not all arrive at the same moment.
  *
+ * <h3>TLS</h3>
+ * With {@link ClientTls} the TLS handler comes first in each connection's pipeline, and the login
+ * (with the password) is written only once the handshake has verified the server. A handshake
+ * that fails for the configuration's sake (the certificate is not trusted or not for this server,
+ * the server does not speak TLS) or a TLS-only server telling a plaintext client so, stops the link
+ * as a refused login does: trying again would fail again, and a client that retried forever would
+ * look like one waiting for a server that is down. A handshake cut short (a timeout, a reset) is
+ * tried again like any failed connection.
+ *
  * <p>Confined to the client's I/O thread; {@link Owner} hears what happens, on that thread.
  */
 final class Link {
@@ -53,8 +64,12 @@ final class Link {
         /** The logged-in channel is gone; the link is already trying again. */
         void lost();
 
-        /** The server refused the login with the password: the link has stopped. */
-        void refused(String reason);
+        /**
+         * The link has stopped for good: the server refused the login with the password
+         * ({@link CimException.Reason#LOGIN_REFUSED}), or TLS failed
+         * ({@link CimException.Reason#TLS_FAILED}).
+         */
+        void stopped(CimException failure);
 
         /** Any change, for the listener. */
         void event(ConnectionEvent event);
@@ -66,6 +81,7 @@ final class Link {
     /** Frames from the server may be longer than the client's own; a server sets its own limit. */
     private static final int MAX_INBOUND_FRAME = 1024 * 1024;
     private static final String IDLE = "idle";
+    private static final String TLS = "tls";
 
     private final EventLoop loop;
     private final Bootstrap bootstrap;
@@ -78,6 +94,8 @@ final class Link {
     private final Clock clock;
     private final Owner owner;
     private final Consumer<SocketChannel> beforeCodec;
+    private final ClientTls tls;
+    private final boolean allowPlaintext;
 
     private String token;
     private List<ServerAddress> preferred = List.of();
@@ -93,11 +111,13 @@ final class Link {
 
     /**
      * @param bootstrap   a bootstrap on {@code loop}, with the channel type and options set
-     * @param beforeCodec adds handlers before the protocol codec (TLS), or does nothing
+     * @param beforeCodec    adds handlers before the protocol codec, or does nothing
+     * @param tls            TLS for every connection, or null for plaintext
+     * @param allowPlaintext true to accept addresses from the server that are not loopback in plaintext
      */
     Link(EventLoop loop, Bootstrap bootstrap, List<ServerAddress> addresses, String user, String password,
             String token, long origin, Backoff backoff, Clock clock, RandomGenerator random, Owner owner,
-            Consumer<SocketChannel> beforeCodec) {
+            Consumer<SocketChannel> beforeCodec, ClientTls tls, boolean allowPlaintext) {
         this.loop = loop;
         this.bootstrap = bootstrap;
         this.addresses = List.copyOf(addresses);
@@ -109,6 +129,8 @@ final class Link {
         this.clock = clock;
         this.owner = owner;
         this.beforeCodec = beforeCodec;
+        this.tls = tls;
+        this.allowPlaintext = allowPlaintext;
         this.next = random.nextInt(addresses.size()); // clients of one list spread over its servers
     }
 
@@ -148,6 +170,10 @@ final class Link {
         ChannelFuture connect = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
+                if (tls != null) {
+                    // Next to the socket: the flush handler's one flush per pass is one TLS wrap.
+                    ch.pipeline().addLast(TLS, tls.newHandler(ch.alloc(), address));
+                }
                 ch.pipeline().addLast(new CoalescingFlushHandler());
                 beforeCodec.accept(ch);
                 new CimProtocolCodec(MAX_INBOUND_FRAME).install(ch.pipeline());
@@ -225,7 +251,13 @@ final class Link {
         List<ServerAddress> nodes = new ArrayList<>();
         for (String node : goAway.getNodesList()) {
             try {
-                nodes.add(ServerAddress.parse(node));
+                ServerAddress address = ServerAddress.parse(node);
+                if (tls != null || allowPlaintext || address.isLoopback()) {
+                    nodes.add(address);
+                } else {
+                    log.warn("Not moving to {} as the server suggests: plaintext to an address that is not loopback "
+                            + "would send the password in clear", address);
+                }
             } catch (IllegalArgumentException ignored) {
                 // unusable: skipped
             }
@@ -280,6 +312,12 @@ final class Link {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
+            if (tls == null) {
+                login(ctx);
+            } // else once the handshake has verified the server
+        }
+
+        private void login(ChannelHandlerContext ctx) {
             usedToken = !token.isEmpty();
             ctx.writeAndFlush(Envelopes.login(user, usedToken ? "" : password, token, origin), ctx.voidPromise());
         }
@@ -297,7 +335,14 @@ final class Link {
             switch (envelope.getKindCase()) {
                 case LOGIN_RESULT -> loginResult(ctx, envelope.getLoginResult());
                 case GO_AWAY -> goAway(ctx.channel(), envelope.getGoAway());
-                case ERROR -> farewell = "the server at " + address + " said: " + envelope.getError().getMessage();
+                case ERROR -> {
+                    if (envelope.getError().getCode() == ErrorReply.Code.TLS_REQUIRED && tls == null) {
+                        tlsFailed(ctx, "the server at " + address + " accepts TLS connections only, and this client "
+                                + "is set for plaintext (expected: TLS turned on)");
+                    } else {
+                        farewell = "the server at " + address + " said: " + envelope.getError().getMessage();
+                    }
+                }
                 default -> log.warn("Ignoring a {} from {} before login", envelope.getKindCase(), address);
             }
         }
@@ -320,7 +365,26 @@ final class Link {
             } else {
                 closing = true;
                 owner.event(new ConnectionEvent.Refused(result.getReason()));
-                owner.refused(result.getReason());
+                owner.stopped(new CimException(CimException.Reason.LOGIN_REFUSED, "login refused: " + result.getReason()));
+                ctx.close();
+            }
+        }
+
+        /** Stops the link for a TLS failure, which {@code reason} describes in one line. */
+        private void tlsFailed(ChannelHandlerContext ctx, String reason) {
+            log.warn("Stopping: {}", reason);
+            closing = true;
+            owner.event(new ConnectionEvent.TlsFailed(reason));
+            owner.stopped(new CimException(CimException.Reason.TLS_FAILED, reason));
+            ctx.close();
+        }
+
+        private void handshakeFailed(ChannelHandlerContext ctx, Throwable cause) {
+            String untrusted = TlsFailures.configurationProblem(address, cause, tls);
+            if (untrusted != null) {
+                tlsFailed(ctx, untrusted);
+            } else {
+                farewell = "the TLS handshake with " + address + " failed (" + rootMessage(cause) + ")";
                 ctx.close();
             }
         }
@@ -335,6 +399,14 @@ final class Link {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event instanceof SslHandshakeCompletionEvent handshake) {
+                if (handshake.isSuccess()) {
+                    login(ctx);
+                } else {
+                    handshakeFailed(ctx, handshake.cause());
+                }
+                return;
+            }
             if (event instanceof IdleStateEvent idle) {
                 if (idle.state() == IdleState.WRITER_IDLE) {
                     ctx.writeAndFlush(Envelopes.ping(clock.millis()), ctx.voidPromise());
@@ -355,7 +427,7 @@ final class Link {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             log.debug("Closing the connection to {} after an error", address, cause);
-            if (farewell == null) {
+            if (farewell == null && !closing) {
                 farewell = "the connection to " + address + " failed (" + rootMessage(cause) + ")";
             }
             ctx.close();

@@ -1,5 +1,6 @@
 package dev.cim.client.core;
 
+import dev.cim.common.net.Loopback;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -63,6 +64,11 @@ public record ServerAddress(String host, int port) {
             throw new IllegalArgumentException("no server address in '" + text + "' (expected: host:port[,host:port...])");
         }
         return List.copyOf(addresses);
+    }
+
+    /** True for {@code localhost} and loopback address literals ({@link Loopback}), where plaintext is allowed. */
+    public boolean isLoopback() {
+        return Loopback.isLoopback(host);
     }
 
     @Override

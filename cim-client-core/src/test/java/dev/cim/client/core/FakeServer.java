@@ -8,6 +8,11 @@ import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.LoginResult;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslContext;
+import java.io.ByteArrayOutputStream;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
@@ -46,18 +51,35 @@ final class FakeServer implements AutoCloseable {
     private final BlockingQueue<Connection> accepted = new LinkedBlockingQueue<>();
     private final List<Connection> connections = new CopyOnWriteArrayList<>();
     private final String nodeId;
+    private final SslContext tls;
+    private final ByteArrayOutputStream rawBytes = new ByteArrayOutputStream();
     private volatile Channel listening;
     private int port;
 
-    private FakeServer(String nodeId) {
+    private FakeServer(String nodeId, SslContext tls) {
         this.nodeId = nodeId;
+        this.tls = tls;
     }
 
     /** A server listening on an ephemeral loopback port. */
     static FakeServer start(String nodeId) {
-        FakeServer server = new FakeServer(nodeId);
+        FakeServer server = new FakeServer(nodeId, null);
         server.listen(0);
         return server;
+    }
+
+    /** A server that speaks TLS with {@code tls}, and keeps every byte it receives as it came. */
+    static FakeServer startTls(String nodeId, SslContext tls) {
+        FakeServer server = new FakeServer(nodeId, tls);
+        server.listen(0);
+        return server;
+    }
+
+    /** Every byte received from any client, as it crossed the network (encrypted, with TLS). */
+    byte[] rawBytes() {
+        synchronized (rawBytes) {
+            return rawBytes.toByteArray();
+        }
     }
 
     /** Listens (again) on the same port it listened on before {@link #stopListening()}. */
@@ -73,6 +95,19 @@ final class FakeServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                                @Override
+                                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                    ByteBuf bytes = (ByteBuf) msg;
+                                    synchronized (rawBytes) {
+                                        rawBytes.writeBytes(ByteBufUtil.getBytes(bytes));
+                                    }
+                                    ctx.fireChannelRead(msg);
+                                }
+                            });
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                        }
                         new CimProtocolCodec().install(ch.pipeline());
                         Connection connection = new Connection(ch);
                         ch.pipeline().addLast(connection.handler());

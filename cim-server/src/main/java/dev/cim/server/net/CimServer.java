@@ -1,5 +1,6 @@
 package dev.cim.server.net;
 
+import dev.cim.common.net.Loopback;
 import dev.cim.common.net.NettyTransport;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.server.chat.ChatService;
@@ -28,6 +29,11 @@ import org.springframework.context.SmartLifecycle;
  * The TCP server: binds at context start; at stop hands its clients over to the other nodes and
  * closes. It only bootstraps; the pipeline is {@link CimServerInitializer}'s business, the chat is
  * the core's.
+ *
+ * <h3>Plaintext and TLS</h3>
+ * With {@link ServerTls} the port speaks TLS only ({@link CimServerInitializer}). Without it, the
+ * server listens only on a loopback address ({@link Loopback}), unless plaintext on the network was
+ * explicitly allowed: the constructor refuses otherwise, so the refusal comes before anything binds.
  *
  * <h3>Threads</h3>
  * One acceptor thread and {@code cim.server.io-threads} I/O event loops (one per core by default).
@@ -65,10 +71,13 @@ public final class CimServer implements SmartLifecycle {
      * @param unauthenticatedPerAddress connections from one IP address not logged in yet, at most
      * @param shutdownGrace  how long clients have to leave when the server stops
      * @param shutdownSpread the window clients spread their reconnections over
+     * @param tls            the chat port's TLS, or null for plaintext
+     * @param allowPlaintext true to listen in plaintext on an address that is not loopback
      */
     public record Settings(String host, int port, int ioThreads, boolean epoll, int maxFrameLength,
             int maxLoginFrameLength, Duration idleTimeout, Duration loginTimeout, int connectionsPerAddress,
-            int unauthenticatedPerAddress, Duration shutdownGrace, Duration shutdownSpread) {
+            int unauthenticatedPerAddress, Duration shutdownGrace, Duration shutdownSpread, ServerTls tls,
+            boolean allowPlaintext) {
     }
 
     private final Settings settings;
@@ -81,7 +90,14 @@ public final class CimServer implements SmartLifecycle {
     private volatile CimServerInitializer initializer;
     private volatile Channel serverChannel;
 
+    /**
+     * @throws PlaintextRefusedException if the server is to listen in plaintext on an address that
+     *         is not loopback without {@link Settings#allowPlaintext()}
+     */
     public CimServer(Settings settings, ChatService chat, PresenceStore presence) {
+        if (settings.tls() == null && !settings.allowPlaintext() && !Loopback.isLoopback(settings.host())) {
+            throw new PlaintextRefusedException(settings.host());
+        }
         this.settings = settings;
         this.chat = chat;
         this.presence = presence;
@@ -109,9 +125,14 @@ public final class CimServer implements SmartLifecycle {
             shutDownPools();
             throw new ServerBindException(settings.host(), settings.port(), e);
         }
-        log.info("cim server node {} listening on {} ({}, {} I/O threads, idle timeout {}, max frame {} bytes)",
-                presence.nodeId(), address(), transport.name(), settings.ioThreads(),
-                settings.idleTimeout(), settings.maxFrameLength());
+        log.info("cim server node {} listening on {} ({}, {}, {} I/O threads, idle timeout {}, max frame {} bytes)",
+                presence.nodeId(), address(), settings.tls() != null ? settings.tls().description() : "plaintext",
+                transport.name(), settings.ioThreads(), settings.idleTimeout(), settings.maxFrameLength());
+        if (settings.tls() == null && !Loopback.isLoopback(settings.host())) {
+            log.warn("The chat port listens in plaintext on {}, which is not loopback "
+                    + "(cim.server.tls.allow-plaintext=true): passwords and messages cross the network in clear",
+                    settings.host());
+        }
     }
 
     /** Client connections not logged in yet. */

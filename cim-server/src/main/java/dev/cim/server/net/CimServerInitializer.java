@@ -14,6 +14,7 @@ import io.netty.channel.socket.SocketChannel;
  *  bytes in                                                       Envelopes out
  *    |                                                                  ^
  *  [address]   AddressGate: at most so many connections, and so many not logged in, per IP address
+ *  [tls]       on a TLS port only: TlsOnlyGate, which becomes the SslHandler or refuses plaintext
  *  [flush]     CoalescingFlushHandler: one socket write per event-loop pass, not one per frame
  *  [first]     LoginFrameLimit: the first frame (the login) must be small; then it leaves
  *  [codec]     CimProtocolCodec: length-prefixed frames &lt;-&gt; Envelopes, typed frame errors
@@ -25,6 +26,10 @@ import io.netty.channel.socket.SocketChannel;
  * Everything runs on the connection's event loop; the chat core does blocking work elsewhere.
  * Before login a connection can make the server hold little: one small frame, for at most the
  * login timeout, and only so many such connections per address.
+ * The TLS handler is next to the socket (after the address gate, which refuses before any
+ * handshake work), so that the flush handler's one flush per pass
+ * becomes one TLS wrap of everything written in that pass. Its handshake must finish within the
+ * login timeout, like the login itself: the deadline counts from the connection's acceptance.
  */
 final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -56,6 +61,9 @@ final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
         channels.add(ch);
         ChannelPipeline pipeline = ch.pipeline();
         pipeline.addLast(AddressGate.NAME, new AddressGate(addresses));
+        if (settings.tls() != null) {
+            pipeline.addLast(TlsOnlyGate.NAME, new TlsOnlyGate(settings.tls(), settings.loginTimeout()));
+        }
         pipeline.addLast("flush", new CoalescingFlushHandler());
         pipeline.addLast(LoginFrameLimit.NAME, new LoginFrameLimit(settings.maxLoginFrameLength()));
         codec.install(pipeline);

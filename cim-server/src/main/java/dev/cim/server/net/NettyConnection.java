@@ -8,6 +8,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import java.net.InetSocketAddress;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.handler.ssl.SslHandler;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,10 +120,23 @@ final class NettyConnection implements Connection {
             return;
         }
         log.info("Closing {}: {}", channel.remoteAddress(), reason);
-        if (channel.isActive() && channel.isWritable()) {
+        if (channel.isActive() && channel.isWritable() && speaksFrames(channel)) {
             channel.writeAndFlush(Envelopes.error(0, code, reason, true)).addListener(ChannelFutureListener.CLOSE);
         } else {
             channel.close();
         }
+    }
+
+    /**
+     * False while the connection's TLS handshake has not finished (or not begun): a frame written
+     * then would wait for the handshake, and the close waiting on the write with it, so a client that
+     * never finishes its handshake would never be closed.
+     */
+    private static boolean speaksFrames(Channel channel) {
+        if (channel.pipeline().get(TlsOnlyGate.class) != null) {
+            return false;
+        }
+        SslHandler tls = channel.pipeline().get(SslHandler.class);
+        return tls == null || tls.handshakeFuture().isSuccess();
     }
 }

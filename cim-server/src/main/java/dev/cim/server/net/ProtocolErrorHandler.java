@@ -9,6 +9,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +28,13 @@ final class ProtocolErrorHandler extends ChannelInboundHandlerAdapter {
         if (!ctx.channel().isOpen()) {
             return; // Already closed for an earlier fault; later ones add nothing.
         }
-        if (cause instanceof TooLongFrameException) {
+        if (cause instanceof SSLException || cause.getCause() instanceof SSLException) {
+            // A failed TLS handshake (an untrusting client, a timeout, not TLS after all): no frame
+            // can reach the peer any more.
+            log.info("TLS with {} failed: {}", ctx.channel().remoteAddress(), (cause instanceof SSLException
+                    ? cause : cause.getCause()).getMessage());
+            ctx.close();
+        } else if (cause instanceof TooLongFrameException) {
             NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.FRAME_TOO_LONG, cause.getMessage());
         } else if (cause instanceof UnsupportedVersionException) {
             NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.UNSUPPORTED_VERSION, cause.getMessage());

@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  *       is reading it: when the server has paused reading a client that sends faster than it can
  *       handle, that silence is the server's doing, not the client's.</li>
  *   <li><b>Login:</b> a connection that has not logged in {@code loginTimeout} after it was accepted
- *       is closed, whatever it sends: traffic does not extend the deadline.</li>
+ *       is closed, whatever it sends: traffic does not extend the deadline. On a TLS port the
+ *       handshake comes first and counts against it too; a connection whose handshake has not
+ *       finished is closed without the error frame, which could not reach it.</li>
  * </ul>
  * One per connection, on its event loop.
  */

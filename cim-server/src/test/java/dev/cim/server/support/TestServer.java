@@ -1,6 +1,7 @@
 package dev.cim.server.support;
 
 import dev.cim.client.core.CimClient;
+import dev.cim.client.core.CimClientBuilder;
 import dev.cim.client.core.CimListener;
 import dev.cim.client.core.SeenIds;
 import dev.cim.server.CimServerApplication;
@@ -90,12 +91,11 @@ public final class TestServer implements AutoCloseable {
     private static TestServer run(List<String> args, java.time.Clock clock) {
         List<String> all = new ArrayList<>(List.of(
                 "--cim.server.port=0",
-                "--cim.server.host=127.0.0.1",
                 "--cim.server.accounts.bcrypt-strength=4")); // hashing cost is not under test
         // No management HTTP unless a test wants it; and limits meant for strangers on a network are
         // lifted (tests log in hundreds of users from loopback, and send in bursts), unless a test of
         // those limits sets them.
-        for (String setting : List.of("--spring.main.web-application-type=none",
+        for (String setting : List.of("--cim.server.host=127.0.0.1", "--spring.main.web-application-type=none",
                 "--cim.server.accounts.registrations-per-address=1000000",
                 "--cim.server.limits.connections-per-address=1000000",
                 "--cim.server.limits.unauthenticated-per-address=1000000",
@@ -156,14 +156,27 @@ public final class TestServer implements AutoCloseable {
 
     /** A client of {@code user} for {@code addresses}, closed with this server. */
     public CimClient client(String addresses, String user, CimListener listener) {
-        CimClient client = CimClient.builder()
+        return client(builder(addresses, user, listener));
+    }
+
+    /** A builder for a client of {@code user} with this server's usual settings, to add more to. */
+    public CimClientBuilder builder(String user, CimListener listener) {
+        return builder(address(), user, listener);
+    }
+
+    private static CimClientBuilder builder(String addresses, String user, CimListener listener) {
+        return CimClient.builder()
                 .addresses(addresses)
                 .user(user)
                 .password(PASSWORD)
                 .listener(listener)
                 .seenIds(SeenIds.inMemory(10_000))
-                .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
-                .build();
+                .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500));
+    }
+
+    /** The client {@code builder} builds, closed with this server. */
+    public CimClient client(CimClientBuilder builder) {
+        CimClient client = builder.build();
         synchronized (clients) {
             clients.add(client);
         }
