@@ -1,5 +1,6 @@
 package dev.cim.server;
 
+import java.util.Arrays;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -7,13 +8,17 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 /**
  * The cim chat server. Run {@code java -jar cim-server/target/cim-server.jar}; it starts an embedded
  * Redis on port 6390 and listens for chat clients on port 9000 (see {@link CimServerProperties} and
- * {@code application.properties} for the settings).
+ * {@code application.properties} for the settings). With {@code account} as its first argument it
+ * is the {@link AccountTool} instead.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
 public class CimServerApplication {
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("account")) {
+            System.exit(AccountTool.runOnTerminal(Arrays.copyOfRange(args, 1, args.length)));
+        }
         SpringApplication.run(CimServerApplication.class, args);
     }
 }

@@ -2,25 +2,18 @@ package dev.cim.server;
 
 import dev.cim.common.wheel.DelayScheduler;
 import dev.cim.server.account.AccountService;
-import dev.cim.server.account.LoginThrottle;
-import dev.cim.server.account.SessionTokens;
 import dev.cim.server.chat.ChatCore;
 import dev.cim.server.chat.ChatService;
 import dev.cim.server.chat.Limits;
 import dev.cim.server.net.CimServer;
 import dev.cim.server.net.ServerTls;
 import dev.cim.server.node.NodeHeartbeat;
-import dev.cim.server.redis.RedisAccountStore;
-import dev.cim.server.redis.RedisAttemptCounters;
 import dev.cim.server.redis.RedisEvictionCheck;
-import dev.cim.server.redis.RedisFull;
 import dev.cim.server.redis.RedisInboxStore;
 import dev.cim.server.redis.RedisNodeBus;
 import dev.cim.server.redis.RedisOriginStore;
 import dev.cim.server.redis.RedisPresenceStore;
 import dev.cim.server.redis.RedisScheduledStore;
-import dev.cim.server.store.AccountStore;
-import dev.cim.server.store.AttemptCounters;
 import dev.cim.server.store.PresenceStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,86 +27,29 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
 import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.data.redis.serializer.RedisSerializer;
-import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
-import org.springframework.security.crypto.password.PasswordEncoder;
 
 /**
  * Wires the server: the Redis stores behind the chat core's ports, the core, the TCP server, and the
- * node heartbeat. Every collaborator is passed through a constructor; nothing is looked up statically.
+ * node heartbeat, on top of the {@link AccountConfiguration accounts}. Every collaborator is passed
+ * through a constructor; nothing is looked up statically. Not in the {@link AccountTool}'s context,
+ * which manages accounts without serving.
  */
 @Configuration(proxyBeanMethods = false)
+@Profile("!" + AccountTool.PROFILE)
 class CimServerConfiguration {
 
     /** How long an origin watermark is kept in Redis after its last write. */
     private static final Duration ORIGIN_RETENTION = Duration.ofDays(30);
 
     @Bean
-    @ConditionalOnMissingBean
-    Clock clock() {
-        return Clock.systemUTC();
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    PasswordEncoder passwordEncoder(CimServerProperties properties) {
-        return new BCryptPasswordEncoder(properties.accounts().bcryptStrength());
-    }
-
-    /**
-     * Byte values, for serialized protos. Like {@link #cimStringRedisTemplate}, it reports a Redis
-     * full to its {@code maxmemory} as a {@code StoreFullException} ({@link RedisFull}).
-     */
-    @Bean
-    RedisTemplate<String, byte[]> cimBytesRedisTemplate(RedisConnectionFactory connections) {
-        RedisTemplate<String, byte[]> template = new RedisFull.BytesTemplate();
-        template.setConnectionFactory(connections);
-        template.setKeySerializer(RedisSerializer.string());
-        template.setValueSerializer(RedisSerializer.byteArray());
-        template.setHashKeySerializer(RedisSerializer.string());
-        template.setHashValueSerializer(RedisSerializer.byteArray());
-        return template;
-    }
-
-    /** String keys and values; Spring Boot's own then steps aside. */
-    @Bean
-    StringRedisTemplate cimStringRedisTemplate(RedisConnectionFactory connections) {
-        return new RedisFull.StringTemplate(connections);
-    }
-
-    @Bean
     RedisEvictionCheck cimRedisEvictionCheck(StringRedisTemplate redis) {
         return new RedisEvictionCheck(redis);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    AccountStore accountStore(StringRedisTemplate redis, RedisTemplate<String, byte[]> cimBytesRedisTemplate) {
-        return new RedisAccountStore(redis, cimBytesRedisTemplate);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    AttemptCounters attemptCounters(RedisTemplate<String, byte[]> cimBytesRedisTemplate) {
-        return new RedisAttemptCounters(cimBytesRedisTemplate);
-    }
-
-    @Bean
-    AccountService accountService(AccountStore store, AttemptCounters attempts, PasswordEncoder encoder,
-            CimServerProperties properties, Clock clock) {
-        CimServerProperties.Accounts a = properties.accounts();
-        return new AccountService(store, encoder,
-                new SessionTokens(store, a.sessionTtl(), a.sessionsPerUser(), clock),
-                new LoginThrottle(attempts, new LoginThrottle.Policy(a.freeFailures(), a.maxLoginDelay(),
-                        a.lockAfterFailures(), a.lockDuration(), a.registrationsPerAddress(), a.registrationWindow()),
-                        clock),
-                new AccountService.Policy(a.registration() == CimServerProperties.Registration.OPEN,
-                        a.minPasswordLength()));
     }
 
     @Bean

@@ -115,6 +115,25 @@ public final class AccountService {
         };
     }
 
+    /**
+     * Gives an existing account a new password (the admin tool's reset) and ends its sessions, so
+     * that whoever knew the old password is logged out too.
+     *
+     * @return empty when changed, else why not
+     */
+    public Optional<String> changePassword(String name, String password) {
+        Optional<String> problem = UserNames.problem(name).or(() -> passwordProblem(password));
+        if (problem.isPresent()) {
+            return problem;
+        }
+        String user = UserNames.canonical(name);
+        if (!store.replacePasswordHash(user, encoder.encode(password))) {
+            return Optional.of("there is no account " + user);
+        }
+        tokens.revokeAll(user);
+        return Optional.empty();
+    }
+
     /** Ends every session of {@code user} that logs in with a token; returns how many tokens there were. */
     public long revokeSessions(String user) {
         return tokens.revokeAll(UserNames.canonical(user));

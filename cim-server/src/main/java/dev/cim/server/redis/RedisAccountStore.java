@@ -68,6 +68,16 @@ public final class RedisAccountStore implements AccountStore {
     }
 
     @Override
+    public boolean replacePasswordHash(String user, String passwordHash) {
+        // Accounts are never deleted, so an account seen to exist still exists at the write.
+        if (!Boolean.TRUE.equals(redis.opsForHash().hasKey(RedisKeys.account(user), HASH))) {
+            return false;
+        }
+        redis.opsForHash().put(RedisKeys.account(user), HASH, passwordHash);
+        return true;
+    }
+
+    @Override
     public Creation create(String user, String skeleton, String passwordHash) {
         String claim = RedisKeys.nameOwner(skeleton);
         if (!Boolean.TRUE.equals(redis.opsForValue().setIfAbsent(claim, user))

@@ -28,6 +28,9 @@ public interface AccountStore {
      */
     Creation create(String user, String skeleton, String passwordHash);
 
+    /** Replaces the password hash of an existing account; false (and nothing stored) when there is none. */
+    boolean replacePasswordHash(String user, String passwordHash);
+
     /** The name of the account that claimed {@code skeleton}, or empty. */
     Optional<String> ownerOf(String skeleton);
 

@@ -67,6 +67,11 @@ class AccountServiceTest {
         }
 
         @Override
+        public boolean replacePasswordHash(String user, String passwordHash) {
+            return hashes.replace(user, passwordHash) != null;
+        }
+
+        @Override
         public Optional<String> ownerOf(String skeleton) {
             return Optional.ofNullable(owners.get(skeleton));
         }
@@ -383,5 +388,26 @@ class AccountServiceTest {
         accounts = service(racing, true);
 
         assertThat(reason(login("alice", "the loser's"))).isEqualTo("wrong password for alice");
+    }
+
+    @Test
+    void changePassword_replacesThePasswordAndEndsEverySession() {
+        String token = token(login("alice", PASSWORD));
+
+        assertThat(accounts.changePassword("Alice", "a new password")).isEmpty();
+
+        assertThat(reason(login("alice", PASSWORD))).isEqualTo("wrong password for alice");
+        assertThat(loginWithToken("alice", token)).isInstanceOf(LoginOutcome.Refused.class);
+        assertThat(login("alice", "a new password")).isInstanceOf(LoginOutcome.Accepted.class);
+    }
+
+    @Test
+    void changePassword_refusesAMissingAccountAndAShortPassword() {
+        login("alice", PASSWORD);
+
+        assertThat(accounts.changePassword("bob", "a new password")).contains("there is no account bob");
+        assertThat(accounts.changePassword("alice", "short")).hasValueSatisfying(
+                problem -> assertThat(problem).startsWith("the password is too short"));
+        assertThat(login("alice", PASSWORD)).isInstanceOf(LoginOutcome.Accepted.class);
     }
 }

@@ -1,19 +1,29 @@
 package dev.cim.server.redis.embedded;
 
+import dev.cim.server.AccountTool;
 import dev.cim.server.CimServerProperties;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import org.springframework.boot.autoconfigure.AbstractDependsOnBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * With {@code cim.server.redis.embedded=true} (the default), runs an {@link EmbeddedRedisServer} on
- * {@code spring.data.redis.port}, persisting to {@code cim.server.data-dir}, and makes every
- * {@link RedisConnectionFactory} depend on it, so Redis is up (its data loaded) before the first
- * connection and stopped only after the factory is closed.
+ * With {@code cim.server.redis.embedded=true} (the default), the server runs an
+ * {@link EmbeddedRedisServer} on {@code spring.data.redis.port}, persisting to
+ * {@code cim.server.data-dir}, and makes every {@link RedisConnectionFactory} depend on it, so Redis
+ * is up (its data loaded) before the first connection and stopped only after the factory is closed.
+ * The {@link AccountTool} runs none: it reaches the one its server runs, with the password kept in
+ * the same data directory.
  *
  * <p>Spring Boot's Redis connection is told where the embedded Redis is, and its password, by a
  * {@link DataRedisConnectionDetails} bean: Boot's auto-configuration uses such a bean instead of the
@@ -28,24 +38,54 @@ class EmbeddedRedisConfiguration {
 
     static final String BEAN_NAME = "cimEmbeddedRedisServer";
 
-    @Bean(name = BEAN_NAME, initMethod = "start", destroyMethod = "close")
-    EmbeddedRedisServer cimEmbeddedRedisServer(DataRedisProperties redis, CimServerProperties properties) {
-        CimServerProperties.Redis settings = properties.redis();
-        return new EmbeddedRedisServer(redis.getPort(), properties.redisDataDir(redis.getPort()),
-                new EmbeddedRedisServer.Options(settings.fsync(), settings.executable(), settings.maxmemory().toBytes()));
+    /** The serving server: starts the embedded Redis. */
+    @Configuration(proxyBeanMethods = false)
+    @Profile("!" + AccountTool.PROFILE)
+    static class Run {
+
+        @Bean(name = BEAN_NAME, initMethod = "start", destroyMethod = "close")
+        EmbeddedRedisServer cimEmbeddedRedisServer(DataRedisProperties redis, CimServerProperties properties) {
+            CimServerProperties.Redis settings = properties.redis();
+            return new EmbeddedRedisServer(redis.getPort(), properties.redisDataDir(redis.getPort()),
+                    new EmbeddedRedisServer.Options(settings.fsync(), settings.executable(),
+                            settings.maxmemory().toBytes()));
+        }
+
+        /** Taking the started server: its password is known once it has started. */
+        @Bean
+        DataRedisConnectionDetails cimEmbeddedRedisConnectionDetails(EmbeddedRedisServer cimEmbeddedRedisServer,
+                DataRedisProperties redis) {
+            return new EmbeddedConnectionDetails(cimEmbeddedRedisServer.port(), cimEmbeddedRedisServer.password(),
+                    redis.getDatabase());
+        }
+
+        /** Static: a bean factory post-processor must exist before the other beans are defined. */
+        @Bean
+        static AbstractDependsOnBeanFactoryPostProcessor redisConnectionFactoryDependsOnEmbeddedRedis() {
+            return new RedisFactoryDependsOnEmbeddedRedis();
+        }
     }
 
-    /** Taking the started server: its password is known once it has started. */
-    @Bean
-    DataRedisConnectionDetails cimEmbeddedRedisConnectionDetails(EmbeddedRedisServer cimEmbeddedRedisServer,
-            DataRedisProperties redis) {
-        return new EmbeddedConnectionDetails(cimEmbeddedRedisServer, redis.getDatabase());
-    }
+    /** The account tool: reaches the embedded Redis its server runs on the same data directory. */
+    @Configuration(proxyBeanMethods = false)
+    @Profile(AccountTool.PROFILE)
+    static class Reach {
 
-    /** Static: a bean factory post-processor must exist before the other beans are defined. */
-    @Bean
-    static AbstractDependsOnBeanFactoryPostProcessor redisConnectionFactoryDependsOnEmbeddedRedis() {
-        return new RedisFactoryDependsOnEmbeddedRedis();
+        @Bean
+        DataRedisConnectionDetails cimEmbeddedRedisConnectionDetails(DataRedisProperties redis,
+                CimServerProperties properties) {
+            Path file = properties.redisDataDir(redis.getPort()).resolve(EmbeddedRedisServer.PASSWORD_FILE);
+            String password;
+            try {
+                password = Files.readString(file, StandardCharsets.UTF_8).strip();
+            } catch (NoSuchFileException e) {
+                // Said in full here, and the tool prints only the deepest message: no cause.
+                throw new IllegalStateException("no embedded Redis password in " + file);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file, e);
+            }
+            return new EmbeddedConnectionDetails(redis.getPort(), password, redis.getDatabase());
+        }
     }
 
     private static final class RedisFactoryDependsOnEmbeddedRedis extends AbstractDependsOnBeanFactoryPostProcessor {
@@ -55,17 +95,17 @@ class EmbeddedRedisConfiguration {
     }
 
     /** 127.0.0.1, the embedded server's port, and its password, for the default user. */
-    private record EmbeddedConnectionDetails(EmbeddedRedisServer server, int database)
+    private record EmbeddedConnectionDetails(int port, String password, int database)
             implements DataRedisConnectionDetails {
 
         @Override
         public String getPassword() {
-            return server.password();
+            return password;
         }
 
         @Override
         public Standalone getStandalone() {
-            return Standalone.of("127.0.0.1", server.port(), database);
+            return Standalone.of("127.0.0.1", port, database);
         }
     }
 }
