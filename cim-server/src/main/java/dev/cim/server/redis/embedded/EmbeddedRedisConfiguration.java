@@ -31,15 +31,20 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * from it, which every Redis user of the server (templates, the pub/sub listener container, the
  * health check) shares. So in embedded mode {@code spring.data.redis.host}, {@code url},
  * {@code username} and {@code password} do not apply; the port and database do.
+ *
+ * <p>Two configurations, one per profile, each with the embedded condition of its own: component
+ * scanning finds nested configuration classes by themselves, so an outer condition would not hold.
  */
-@Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "cim.server.redis.embedded", havingValue = "true", matchIfMissing = true)
-class EmbeddedRedisConfiguration {
+final class EmbeddedRedisConfiguration {
 
     static final String BEAN_NAME = "cimEmbeddedRedisServer";
 
+    private EmbeddedRedisConfiguration() {
+    }
+
     /** The serving server: starts the embedded Redis. */
     @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "cim.server.redis.embedded", havingValue = "true", matchIfMissing = true)
     @Profile("!" + AccountTool.PROFILE)
     static class Run {
 
@@ -68,6 +73,7 @@ class EmbeddedRedisConfiguration {
 
     /** The account tool: reaches the embedded Redis its server runs on the same data directory. */
     @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "cim.server.redis.embedded", havingValue = "true", matchIfMissing = true)
     @Profile(AccountTool.PROFILE)
     static class Reach {
 
