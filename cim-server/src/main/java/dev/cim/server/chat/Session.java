@@ -308,8 +308,9 @@ public final class Session {
     private void overflow() {
         log.warn("Closing session {}: {} messages ({} bytes) unacknowledged", this, window.size(), windowBytes);
         connection.close(ErrorReply.Code.BAD_REQUEST, "you are not reading your messages fast enough ("
-                + window.size() + " unacknowledged, the most is " + limits.windowMessages()
-                + "); they wait in your inbox: reconnect to get them");
+                + window.size() + " messages of " + windowBytes + " bytes unacknowledged; the most is "
+                + limits.windowMessages() + " messages or " + limits.windowBytes()
+                + " bytes); they wait in your inbox: reconnect to get them");
         closed();
     }
 

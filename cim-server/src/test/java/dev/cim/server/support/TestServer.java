@@ -95,7 +95,9 @@ public final class TestServer implements AutoCloseable {
         // No management HTTP unless a test wants it; and limits meant for strangers on a network are
         // lifted (tests log in hundreds of users from loopback, and send in bursts), unless a test of
         // those limits sets them.
+        // Redis' command timeout is generous: on two busy cores a first connection can take seconds.
         for (String setting : List.of("--cim.server.host=127.0.0.1", "--spring.main.web-application-type=none",
+                "--spring.data.redis.timeout=30s",
                 "--cim.server.accounts.registrations-per-address=1000000",
                 "--cim.server.limits.connections-per-address=1000000",
                 "--cim.server.limits.unauthenticated-per-address=1000000",
