@@ -36,6 +36,8 @@ public class CimClientApplication {
         ConfigurableApplicationContext context;
         try {
             context = application.run(args);
+        } catch (SpringApplication.AbandonedRunException processingAhead) {
+            throw processingAhead; // the build's ahead-of-time processing stops the run here
         } catch (RuntimeException failed) {
             System.err.println("cim-client: " + rootMessage(failed));
             System.exit(2);
