@@ -23,6 +23,12 @@ import org.springframework.context.annotation.Import;
 public class CimClientApplication {
 
     public static void main(String[] args) throws InterruptedException {
+        // Netty's buffer allocator emits Flight Recorder events when JFR is available, which loads
+        // about a hundred jdk.jfr classes at the first connection whether or not a recording runs.
+        // A chat client records nothing: off unless asked for (-Dio.netty.jfr.enabled=true).
+        if (System.getProperty("io.netty.jfr.enabled") == null) {
+            System.setProperty("io.netty.jfr.enabled", "false");
+        }
         SpringApplication application = new SpringApplication(CimClientApplication.class);
         application.setWebApplicationType(WebApplicationType.NONE);
         application.setBannerMode(Banner.Mode.OFF);
@@ -30,6 +36,8 @@ public class CimClientApplication {
         ConfigurableApplicationContext context;
         try {
             context = application.run(args);
+        } catch (SpringApplication.AbandonedRunException processingAhead) {
+            throw processingAhead; // the build's ahead-of-time processing stops the run here
         } catch (RuntimeException failed) {
             System.err.println("cim-client: " + rootMessage(failed));
             System.exit(2);

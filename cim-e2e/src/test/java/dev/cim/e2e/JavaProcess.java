@@ -60,6 +60,14 @@ public final class JavaProcess implements AutoCloseable {
         return new JavaProcess(name, builder.start());
     }
 
+    /** Starts a command as it is (a launcher script), with standard error merged into standard output. */
+    public static JavaProcess startCommand(String name, List<String> command, java.util.Map<String, String> env)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        return new JavaProcess(name, builder.start());
+    }
+
     /** Starts {@code java -cp classpath mainClass args...}: a program of the tests' own, in a JVM of its own. */
     public static JavaProcess startMain(String name, Class<?> main, List<String> args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
