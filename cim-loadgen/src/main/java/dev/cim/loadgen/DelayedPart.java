@@ -80,8 +80,12 @@ final class DelayedPart implements Traffic {
         ledger = new DeliveryLedger(expected);
     }
 
+    /**
+     * @param serverPid the server's pid for its heap and CPU time (and its Redis' CPU time), or 0
+     * @param redis     the server's embedded Redis, or null when it is not the generator's child
+     */
     static void run(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel, InetSocketAddress server,
-            ServerProbe probe, RedisProbe redis, LoadOptions options, String prefix, ClientTls tls, Report report)
+            long serverPid, RedisProbe redis, LoadOptions options, String prefix, ClientTls tls, Report report)
             throws InterruptedException {
         // Chat pools are closed by now: their first source address is free again.
         try (ClientPool pool = new ClientPool(group, transport, wheel, server, false, 2, options.perSourceAddress(),
@@ -100,7 +104,7 @@ final class DelayedPart implements Traffic {
             receivers.clients().forEach(c -> c.traffic(part));
             try {
                 double rate = options.delayedFar() > 0
-                        ? part.farFuture(senders.clients(), receivers.clients(), probe, redis, options, report)
+                        ? part.farFuture(senders.clients(), receivers.clients(), serverPid, redis, options, report)
                         : ASSUMED_RATE;
                 if (options.delayed() + options.delayedBurst() > 0) {
                     part.nearAndBurst(senders.clients(), receivers.clients(), rate, options, report);
@@ -114,12 +118,19 @@ final class DelayedPart implements Traffic {
     // Phase 1.
 
     /** Returns the registration rate, msgs/s. */
-    private double farFuture(List<LoadClient> senders, List<LoadClient> receivers, ServerProbe probe,
+    private double farFuture(List<LoadClient> senders, List<LoadClient> receivers, long serverPid,
             RedisProbe redis, LoadOptions options, Report report) throws InterruptedException {
         int count = options.delayedFar();
         System.err.printf(Locale.ROOT, "cim-loadgen: part 4: %,d far-future messages%n", count);
+        ServerProbe probe = serverPid > 0 ? new ServerProbe(serverPid) : null;
         ServerProbe.Reading heapBefore = probe != null ? probe.read() : null;
         long redisBefore = redis != null ? redis.usedMemory() : -1;
+        ProcessHandle serverProcess = serverPid > 0 ? ProcessHandle.of(serverPid).orElse(null) : null;
+        ProcessHandle redisProcess = serverProcess == null ? null : serverProcess.descendants()
+                // Debian's redis-server is a link to redis-check-rdb, which is what /proc names
+                .filter(p -> p.info().command().map(c -> c.contains("redis")).orElse(false))
+                .findFirst().orElse(null);
+        Cpu cpuBefore = Cpu.read(serverProcess, redisProcess);
         Registrations registrations = new Registrations(count);
         long first = System.nanoTime();
         long minMillis = FAR_MIN.toMillis();
@@ -135,12 +146,15 @@ final class DelayedPart implements Traffic {
         }
         String unanswered = registrations.awaitAll();
         double seconds = (registrations.lastAnswerNanos() - first) / 1e9;
+        Cpu cpuAfter = Cpu.read(serverProcess, redisProcess);
         double rate = (count - registrations.refused()) / seconds;
         report.add(4, String.format(Locale.ROOT, "far-future: %,d scheduled msgs of %d chars due 1..400 days ahead "
                         + "from %,d senders (%,d requests in flight), first request → last acknowledgement",
                         count, FAR_TEXT_LENGTH, senders.size(), IN_FLIGHT),
                 String.format(Locale.ROOT, "**%,.0f msgs/s** (%.1f s); refused %,d%s%s", rate, seconds,
                         registrations.refused(), registrations.firstFailure(), unanswered), "≥ 20,000 msgs/s");
+        report.add(4, "far-future: CPU time per registration (user + system, all threads), and the rate the "
+                + "machine's cores would allow at that cost", cpuAfter.minus(cpuBefore).per(count), "");
         TimeUnit.SECONDS.sleep(2); // the last answers and the AOF write settle
         if (probe != null) {
             ServerProbe.Reading heapAfter = probe.read();
@@ -291,6 +305,44 @@ final class DelayedPart implements Traffic {
         recorder.record(Math.max(0, late) * 1_000_000);
         if (burst) {
             lastBurstReceipt.accumulateAndGet(now, Math::max);
+        }
+    }
+
+    /** CPU time used so far by the server, its Redis and this generator; -1 where unreadable. */
+    private record Cpu(long serverNanos, long redisNanos, long generatorNanos) {
+
+        static Cpu read(ProcessHandle server, ProcessHandle redis) {
+            return new Cpu(nanos(server), nanos(redis), nanos(ProcessHandle.current()));
+        }
+
+        private static long nanos(ProcessHandle process) {
+            return process == null ? -1 : process.info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+        }
+
+        Cpu minus(Cpu earlier) {
+            return new Cpu(diff(serverNanos, earlier.serverNanos), diff(redisNanos, earlier.redisNanos),
+                    diff(generatorNanos, earlier.generatorNanos));
+        }
+
+        private static long diff(long later, long earlier) {
+            return later < 0 || earlier < 0 ? -1 : later - earlier;
+        }
+
+        /** "server 40.1 + Redis 10.2 + generator 20.3 = 70.6 µs; at most 28,329/s on 2 cores". */
+        String per(long count) {
+            String text = String.format(Locale.ROOT, "server %s + Redis %s + generator %s", micros(serverNanos, count),
+                    micros(redisNanos, count), micros(generatorNanos, count));
+            if (serverNanos < 0 || redisNanos < 0 || generatorNanos < 0) {
+                return text;
+            }
+            double micros = (serverNanos + redisNanos + generatorNanos) / 1000.0 / count;
+            int cores = Runtime.getRuntime().availableProcessors();
+            return text + String.format(Locale.ROOT, " = %.1f µs; at most %,.0f/s on %d cores", micros,
+                    cores * 1e6 / micros, cores);
+        }
+
+        private static String micros(long nanos, long count) {
+            return nanos < 0 ? "?" : String.format(Locale.ROOT, "%.1f µs", nanos / 1000.0 / count);
         }
     }
 

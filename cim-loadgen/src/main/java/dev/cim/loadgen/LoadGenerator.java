@@ -106,8 +106,8 @@ public final class LoadGenerator {
             }
             if (options.parts().contains(4)) {
                 progress("part 4: delayed messages");
-                DelayedPart.run(group, transport, wheel, server, serverPid > 0 ? new ServerProbe(serverPid) : null,
-                        child != null ? child.redis() : null, options, prefix, clientTls, report);
+                DelayedPart.run(group, transport, wheel, server, serverPid, child != null ? child.redis() : null,
+                        options, prefix, clientTls, report);
             }
             if (options.parts().contains(3)) {
                 progress("part 3: holding idle connections");
