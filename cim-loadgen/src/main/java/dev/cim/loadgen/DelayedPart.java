@@ -38,10 +38,12 @@ import java.util.concurrent.atomic.LongAdder;
  * connected, and are never senders (a sender's messages to itself would reach it through its inbox
  * at its next login, not on time). The first due time is set far enough ahead for all of this:
  * {@value #MIN_LEAD_SECONDS} s plus 1.5 times the registrations' expected duration at the far-future
- * phase's rate; a message acknowledged after its due time is counted.
+ * phase's rate (2,000/s without one); a message acknowledged after its due time is counted.
  *
  * <p><b>Lateness</b> is receipt time minus due time on this machine's wall clock (the due time is in
- * the text), split by who sent the message ({@link ChatMessage.Delay#firedByServer()}). A receipt
+ * the text), split by who sent the message ({@link ChatMessage.Delay#firedByServer()}), and for the
+ * near window also its p99 per slice of due time, which shows whether a tail is a stall (and when)
+ * or spread over the window. A receipt
  * before its due time is <b>early</b>. Every near and burst message has a sequence number, so
  * <b>lost</b> and <b>duplicated</b> are exact; a far-future message received is counted too (it
  * would be hundreds of days early).
@@ -59,7 +61,9 @@ final class DelayedPart implements Traffic {
     /** Between the end of the near window and the burst's second. */
     private static final Duration BURST_GAP = Duration.ofSeconds(5);
     /** The registration rate assumed for the lead when there was no far-future phase to measure it. */
-    private static final double ASSUMED_RATE = 5_000;
+    private static final double ASSUMED_RATE = 2_000;
+    /** The near window's lateness is also given per slice of due time, at most this many. */
+    private static final int MAX_SLICES = 12;
     /** How long after the last due time missing messages are waited for. */
     private static final Duration GRACE = Duration.ofSeconds(60);
 
@@ -75,6 +79,10 @@ final class DelayedPart implements Traffic {
     private final LongAdder early = new LongAdder();
     private final LongAdder farDelivered = new LongAdder();
     private final AtomicLong lastBurstReceipt = new AtomicLong();
+    /** The near window's p99 per slice of due time: a stall shows where it was. */
+    private volatile LatencyRecorder[] nearSlices = new LatencyRecorder[0];
+    private volatile long nearStartMillis;
+    private volatile long sliceMillis = 1;
 
     private DelayedPart(int expected) {
         ledger = new DeliveryLedger(expected);
@@ -102,6 +110,7 @@ final class DelayedPart implements Traffic {
             }
             DelayedPart part = new DelayedPart(options.delayed() + options.delayedBurst());
             receivers.clients().forEach(c -> c.traffic(part));
+            long rewritesBefore = redis != null ? redis.infoNumber("persistence", "aof_rewrites") : -1;
             try {
                 double rate = options.delayedFar() > 0
                         ? part.farFuture(senders.clients(), receivers.clients(), serverPid, redis, options, report)
@@ -111,6 +120,12 @@ final class DelayedPart implements Traffic {
                 }
             } finally {
                 receivers.clients().forEach(c -> c.traffic(Traffic.NONE));
+            }
+            if (redis != null) {
+                // Rewriting a large AOF forks Redis and takes a core for seconds: it is part of the run.
+                report.note(String.format(Locale.ROOT, "part 4, the server's Redis: aof_enabled %d; append-only file "
+                        + "rewrites during the part %d", redis.infoNumber("persistence", "aof_enabled"),
+                        redis.infoNumber("persistence", "aof_rewrites") - rewritesBefore));
             }
         }
     }
@@ -192,6 +207,13 @@ final class DelayedPart implements Traffic {
         Duration lead = Duration.ofMillis((long) ((MIN_LEAD_SECONDS + 1.5 * expectedSeconds) * 1000));
         Instant start = Instant.now().plus(lead);
         long windowMillis = options.delayedWindow().toMillis();
+        sliceMillis = Math.max(10_000, (windowMillis + MAX_SLICES - 1) / MAX_SLICES);
+        LatencyRecorder[] slices = new LatencyRecorder[(int) ((windowMillis + sliceMillis - 1) / sliceMillis)];
+        for (int i = 0; i < slices.length; i++) {
+            slices[i] = new LatencyRecorder();
+        }
+        nearStartMillis = start.toEpochMilli();
+        nearSlices = slices;
         Instant burstSecond = Instant.ofEpochSecond(start.plusMillis(windowMillis).plus(BURST_GAP).getEpochSecond() + 1);
         System.err.printf(Locale.ROOT, "cim-loadgen: part 4: %,d near and %,d burst messages, the first due in %.1f s%n",
                 near, burst, lead.toMillis() / 1000.0);
@@ -258,6 +280,12 @@ final class DelayedPart implements Traffic {
                     + "**", senderTarget);
             report.add(4, "near: lateness, sent by the server (sender disconnected)",
                     "**" + nearByServer.percentiles().toMillisShort() + "**", serverTarget);
+            StringBuilder bySlice = new StringBuilder();
+            for (LatencyRecorder slice : nearSlices) {
+                bySlice.append(bySlice.length() == 0 ? "" : " / ").append(Percentiles.ms(slice.percentiles().p99()));
+            }
+            report.add(4, String.format(Locale.ROOT, "near: lateness p99 (both) by %s s of due time, in order",
+                    sliceMillis / 1000.0), bySlice + " ms", "");
         }
         if (burst > 0) {
             Percentiles bySender = burstBySender.percentiles();
@@ -305,6 +333,12 @@ final class DelayedPart implements Traffic {
         recorder.record(Math.max(0, late) * 1_000_000);
         if (burst) {
             lastBurstReceipt.accumulateAndGet(now, Math::max);
+        } else {
+            LatencyRecorder[] slices = nearSlices;
+            int slice = (int) ((token.nanos() - nearStartMillis) / sliceMillis);
+            if (slice >= 0 && slice < slices.length) {
+                slices[slice].record(Math.max(0, late) * 1_000_000);
+            }
         }
     }
 

@@ -21,7 +21,6 @@ import java.util.regex.Pattern;
  */
 final class RedisProbe {
 
-    private static final Pattern USED_MEMORY = Pattern.compile("(?m)^used_memory:(\\d+)\\r?$");
     private static final int TIMEOUT_MILLIS = 10_000;
 
     private final int port;
@@ -36,15 +35,20 @@ final class RedisProbe {
         this.passwordFile = passwordFile;
     }
 
-    /** {@code used_memory} in bytes, or -1 if it could not be read (the reason on standard error). */
-    long usedMemory() {
+    /** The number {@code name} of {@code INFO <section>}, or -1 if it could not be read. */
+    long infoNumber(String section, String name) {
         try {
-            Matcher used = USED_MEMORY.matcher(info("memory"));
-            return used.find() ? Long.parseLong(used.group(1)) : -1;
+            Matcher field = Pattern.compile("(?m)^" + Pattern.quote(name) + ":(-?\\d+)\\r?$").matcher(info(section));
+            return field.find() ? Long.parseLong(field.group(1)) : -1;
         } catch (IOException e) {
-            System.err.println("cim-loadgen: could not read Redis' INFO memory on port " + port + ": " + e);
+            System.err.println("cim-loadgen: could not read Redis' INFO " + section + " on port " + port + ": " + e);
             return -1;
         }
+    }
+
+    /** {@code used_memory} in bytes, or -1 if it could not be read (the reason on standard error). */
+    long usedMemory() {
+        return infoNumber("memory", "used_memory");
     }
 
     /** The text of {@code INFO <section>}. */
