@@ -56,18 +56,23 @@ final class ChildServer implements AutoCloseable {
     private final List<String> command;
     private final Path log;
     private final Path trust;
+    private final int redisPort;
+    private final Path dataDir;
     /** "plaintext", or "TLS by OpenSSL (BoringSSL)": what the server said when it started listening. */
     private volatile String security = "plaintext";
     private final Thread hook = new Thread(this::close, "cim-loadgen-stop-server");
     /** What the server started (its Redis, and that one's watchdog), recorded once it listened. */
     private volatile List<ProcessHandle> started = List.of();
 
-    private ChildServer(Process process, int port, List<String> command, Path log, Path trust) {
+    private ChildServer(Process process, int port, List<String> command, Path log, Path trust, int redisPort,
+            Path dataDir) {
         this.process = process;
         this.port = port;
         this.command = command;
         this.log = log;
         this.trust = trust;
+        this.redisPort = redisPort;
+        this.dataDir = dataDir;
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
@@ -86,6 +91,8 @@ final class ChildServer implements AutoCloseable {
                     + "'./mvnw -B -ntp -DskipTests package' or pass --server-jar=...)");
         }
         int port = freePort();
+        int redisPort = freePort();
+        Path dataDir = Files.createTempDirectory("cim-loadgen-redis-");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + heap));
@@ -102,10 +109,13 @@ final class ChildServer implements AutoCloseable {
                 "--cim.server.limits.unauthenticated-per-address=100000000",
                 "--cim.server.limits.messages-per-second=100000000",
                 "--cim.server.limits.message-burst=100000000",
+                // Part 4's senders schedule over a thousand messages each (a million far-future ones
+                // from 1,000 senders, then the near and burst ones), past the default cap of 1,000.
+                "--cim.server.delays.max-per-user=100000000",
                 "--cim.server.redis.embedded=true",
-                "--cim.server.data-dir=" + Files.createTempDirectory("cim-loadgen-redis-"),
+                "--cim.server.data-dir=" + dataDir,
                 "--management.server.port=" + freePort(),
-                "--spring.data.redis.port=" + freePort()));
+                "--spring.data.redis.port=" + redisPort));
         Path trust = null;
         if (tls) {
             Path dir = Files.createTempDirectory("cim-loadgen-tls-");
@@ -120,7 +130,7 @@ final class ChildServer implements AutoCloseable {
         Path log = Files.createTempFile("cim-loadgen-server-", ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
-        ChildServer server = new ChildServer(process, port, command, log, trust);
+        ChildServer server = new ChildServer(process, port, command, log, trust, redisPort, dataDir);
         server.awaitListening();
         return server;
     }
@@ -148,6 +158,11 @@ final class ChildServer implements AutoCloseable {
 
     int port() {
         return port;
+    }
+
+    /** Reads the memory of the server's embedded Redis (its port, and the password it made in its data directory). */
+    RedisProbe redis() {
+        return new RedisProbe(redisPort, dataDir.resolve("redis.password"));
     }
 
     /** The PEM file of the server's certificate, for clients to trust; null for a plaintext server. */
@@ -181,11 +196,14 @@ final class ChildServer implements AutoCloseable {
     /**
      * Asks the server to stop (SIGTERM, so it stops its Redis too), kills it if it is still running
      * after {@link #STOP}, and then kills whatever it started that is still running after
-     * {@link #LEFTOVERS}; each kill is reported on standard error.
+     * {@link #LEFTOVERS}; each kill is reported on standard error. Then deletes the Redis data
+     * directory made for the run (part 4 leaves a million messages in it, hundreds of megabytes of
+     * append-only file); the server's log stays.
      */
     @Override
     public void close() {
         Stopped stopped = stop(process, started, STOP, LEFTOVERS);
+        deleteTree(dataDir);
         if (stopped.killed()) {
             System.err.println("cim-loadgen: the server (pid " + process.pid() + ") did not stop within " + STOP
                     + " of SIGTERM and was killed; its log: " + log);
@@ -201,6 +219,24 @@ final class ChildServer implements AutoCloseable {
             } catch (IllegalStateException shuttingDown) {
                 // the hook is running or about to: nothing left to undo
             }
+        }
+    }
+
+    /** Deletes {@code dir} and everything in it, as far as it can; what cannot be deleted stays. */
+    static void deleteTree(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    // best effort: a temporary directory
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("cim-loadgen: could not delete " + dir + ": " + e);
         }
     }
 

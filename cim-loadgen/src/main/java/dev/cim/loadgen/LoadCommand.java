@@ -52,7 +52,7 @@ final class LoadCommand {
     @Option(names = "--quick", description = "smoke-test defaults: small numbers, seconds per part")
     boolean quick;
 
-    @Option(names = "--users", description = "chat clients of parts 1, 2 and 4 (1000 [100])")
+    @Option(names = "--users", description = "chat clients of parts 1 and 2 (1000 [100])")
     Integer users;
 
     @Option(names = "--warmup", description = "part 1: closed-loop traffic before anything counts (30s [1s])")
@@ -79,14 +79,30 @@ final class LoadCommand {
     @Option(names = "--hold", description = "part 3: how long to hold them (30s [3s])")
     String hold;
 
-    @Option(names = "--delayed", description = "part 4: scheduled messages (100000 [2000])")
+    @Option(names = "--delayed-far", description = "part 4, first: scheduled messages due 1..400 days ahead, "
+            + "for the registration rate, server heap and Redis memory; 0 for none (1000000 [20000])")
+    Integer delayedFar;
+
+    @Option(names = "--delayed", description = "part 4, then: scheduled messages due within --delayed-window "
+            + "(100000 [2000])")
     Integer delayed;
 
-    @Option(names = "--delayed-senders", description = "part 4: users that schedule them (1000 [50])")
+    @Option(names = "--delayed-window", description = "part 4: the window those fall due within (60s [5s])")
+    String delayedWindow;
+
+    @Option(names = "--delayed-burst", description = "part 4, then: scheduled messages due within one second; "
+            + "0 for none (100000 [2000])")
+    Integer delayedBurst;
+
+    @Option(names = "--delayed-senders", description = "part 4: users that schedule them all (1000 [50])")
     Integer delayedSenders;
 
-    @Option(names = "--delayed-window", description = "part 4: the window they all fall due within (60s [5s])")
-    String delayedWindow;
+    @Option(names = "--delayed-receivers", description = "part 4: users they go to, never senders (100 [10])")
+    Integer delayedReceivers;
+
+    @Option(names = "--delayed-disconnect", defaultValue = "0.5", description = "part 4: share of the senders "
+            + "that close their client once the near and burst messages are registered (default: ${DEFAULT-VALUE})")
+    double delayedDisconnect;
 
     @Option(names = "--tick", defaultValue = "10ms", description = "the tick of the clients' delay wheel (default: ${DEFAULT-VALUE})")
     String tick;
@@ -160,6 +176,10 @@ final class LoadCommand {
                 pick(delayed, 100_000, 2000),
                 pick(delayedSenders, 1000, 50),
                 duration("--delayed-window", delayedWindow, "60s", "5s"),
+                pick(delayedFar, 1_000_000, 20_000),
+                pick(delayedBurst, 100_000, 2000),
+                pick(delayedReceivers, 100, 10),
+                delayedDisconnect,
                 duration("--tick", tick, "10ms", "10ms"),
                 ioThreads, epoll, perSourceAddress, tlsMode(), pick(tlsRounds, 4, 2), tlsTrust, tlsServerName);
     }

@@ -32,10 +32,13 @@ import java.util.concurrent.TimeUnit;
  *       25/50/100 % of it;</li>
  *   <li>{@link BroadcastPart}: time until the last of the users receives a broadcast;</li>
  *   <li>{@link ConnectionsPart}: idle logged-in connections held, server heap and RSS per connection;</li>
- *   <li>{@link DelayedPart}: lateness, loss and duplication of delayed messages held on the wheel.</li>
+ *   <li>{@link DelayedPart}: scheduled messages that outlive their senders: a million far-future
+ *       ones (registration rate, server heap, Redis memory), then near and same-second ones, half
+ *       of their senders gone (lateness by who sent them, loss, duplication).</li>
  * </ol>
- * Parts 1, 2 and 4 share one pool of {@code --users} chat clients; part 3 opens its own idle pool
- * after the chat pool has closed. Every client shares one event loop group of
+ * Parts 1 and 2 share one pool of {@code --users} chat clients; part 4 opens its senders and
+ * receivers once that has closed, and part 3 its idle pool after that. Parts run in the order 1,
+ * 2, 4, 3. Every client shares one event loop group of
  * {@code --io-threads} threads, of the {@link NettyTransport} picked by {@code --epoll}. The
  * generator stops by itself; a child server is stopped on exit.
  */
@@ -98,8 +101,13 @@ public final class LoadGenerator {
         // One delay wheel for every client's scheduled-message jobs, as one program would have.
         DelayScheduler wheel = DelayScheduler.builder().tick(options.tick()).threadNamePrefix("loadgen-wheel").build();
         try {
-            if (options.parts().contains(1) || options.parts().contains(2) || options.parts().contains(4)) {
+            if (options.parts().contains(1) || options.parts().contains(2)) {
                 chatParts(group, transport, wheel, server, serverPid, options, prefix, clientTls, report);
+            }
+            if (options.parts().contains(4)) {
+                progress("part 4: delayed messages");
+                DelayedPart.run(group, transport, wheel, server, serverPid, child != null ? child.redis() : null,
+                        options, prefix, clientTls, report);
             }
             if (options.parts().contains(3)) {
                 progress("part 3: holding idle connections");
@@ -210,11 +218,11 @@ public final class LoadGenerator {
                 tls)) {
             progress("logging in " + options.users() + " chat users");
             ClientPool.Opened opened = pool.open(prefix + "u", options.users(), Duration.ofMinutes(5));
-            report.note(String.format(Locale.ROOT, "chat users (parts 1, 2, 4): %,d logged in of %,d in %.1f s%s",
+            report.note(String.format(Locale.ROOT, "chat users (parts 1, 2): %,d logged in of %,d in %.1f s%s",
                     opened.clients().size(), options.users(), opened.elapsed().toMillis() / 1000.0,
                     opened.failed() == 0 ? "" : "; failed " + opened.failed() + ": " + opened.firstFailure()));
             if (opened.clients().size() < 2) {
-                report.note("too few chat users logged in: parts 1, 2 and 4 skipped");
+                report.note("too few chat users logged in: parts 1 and 2 skipped");
                 return;
             }
             if (options.parts().contains(1)) {
@@ -224,10 +232,6 @@ public final class LoadGenerator {
             if (options.parts().contains(2)) {
                 progress("part 2: broadcast fan-out");
                 BroadcastPart.run(opened.clients(), options, report);
-            }
-            if (options.parts().contains(4)) {
-                progress("part 4: delayed messages");
-                DelayedPart.run(opened.clients(), options, report);
             }
             report.note("chat pool connections: " + pool.counters());
         }

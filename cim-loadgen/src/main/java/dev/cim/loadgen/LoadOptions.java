@@ -22,7 +22,7 @@ import java.util.Set;
  * @param serverPid        the pid of an external server, for memory readings; 0 when unknown
  * @param parts            which parts to run, of 1 to 4
  * @param quick            true for the smoke-test defaults
- * @param users            chat clients for parts 1, 2 and 4 (part 2 broadcasts to all of them)
+ * @param users            chat clients for parts 1 and 2 (part 2 broadcasts to all of them)
  * @param warmup           part 1: closed-loop traffic before anything is measured, so that the JIT
  *                         of both JVMs has compiled the chat path (on 2 cores that takes tens of
  *                         seconds, during which the compiler threads take a core)
@@ -34,9 +34,15 @@ import java.util.Set;
  * @param broadcastRounds  part 2: broadcasts sent, one after the other
  * @param connections      part 3: idle connections to hold
  * @param hold             part 3: how long to hold them, heartbeats running
- * @param delayed          part 4: delayed messages
- * @param delayedSenders   part 4: users that send them (at most {@code users})
- * @param delayedWindow    part 4: the window within which all of them fall due
+ * @param delayed          part 4: near delayed messages, due within {@code delayedWindow}
+ * @param delayedSenders   part 4: users that schedule every part-4 message
+ * @param delayedWindow    part 4: the window within which the near messages fall due
+ * @param delayedFar       part 4: far-future messages (due 1..400 days ahead) scheduled first, for
+ *                         the registration rate, the server's heap and Redis' memory; 0 for none
+ * @param delayedBurst     part 4: messages due within one second, after the near window; 0 for none
+ * @param delayedReceivers part 4: users the messages go to, never senders, connected throughout
+ * @param delayedDisconnect part 4: the share of the senders, 0 to 1, that close their client once
+ *                         their near and burst messages are registered, leaving them to the server
  * @param tick             part 4: the tick of the generator's delay wheel
  * @param ioThreads        threads of the one client event loop group
  * @param epoll            the clients' transport: Linux epoll where it loads, or Java NIO when false
@@ -52,7 +58,8 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users,
         Duration warmup, Duration duration, Duration latencyDuration, int rate, List<Integer> windows,
         int broadcastRounds, int connections, Duration hold, int delayed, int delayedSenders,
-        Duration delayedWindow, Duration tick, int ioThreads, boolean epoll, int perSourceAddress, TlsMode tls,
+        Duration delayedWindow, int delayedFar, int delayedBurst, int delayedReceivers, double delayedDisconnect,
+        Duration tick, int ioThreads, boolean epoll, int perSourceAddress, TlsMode tls,
         int tlsRounds, Path tlsTrust, String tlsServerName) {
 
     /** Whether the chat connections speak TLS. */
@@ -69,16 +76,28 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         if (parts.isEmpty() || !Set.of(1, 2, 3, 4).containsAll(parts)) {
             throw new IllegalArgumentException("--parts: " + parts + " (expected: some of 1,2,3,4)");
         }
-        if (users < 2 || delayedSenders < 1 || delayedSenders > users) {
-            throw new IllegalArgumentException("--users: " + users + ", --delayed-senders: " + delayedSenders
-                    + " (expected: users >= 2 and 1 <= delayed-senders <= users)");
+        if (users < 2) {
+            throw new IllegalArgumentException("--users: " + users + " (expected: >= 2)");
+        }
+        if (delayedSenders < 1 || delayedReceivers < 1) {
+            throw new IllegalArgumentException("--delayed-senders: " + delayedSenders + ", --delayed-receivers: "
+                    + delayedReceivers + " (expected: each >= 1)");
+        }
+        if (delayed < 0 || delayedFar < 0 || delayedBurst < 0 || (long) delayed + delayedFar + delayedBurst < 1
+                || (long) delayed + delayedBurst > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("--delayed: " + delayed + ", --delayed-far: " + delayedFar
+                    + ", --delayed-burst: " + delayedBurst + " (expected: each >= 0, not all 0)");
+        }
+        if (!(delayedDisconnect >= 0 && delayedDisconnect <= 1)) {
+            throw new IllegalArgumentException("--delayed-disconnect: " + delayedDisconnect
+                    + " (expected: a share from 0 to 1, e.g. 0.5)");
         }
         if (rate < 0) {
             throw new IllegalArgumentException("--rate: " + rate + " (expected: >= 0, 0 to find it)");
         }
         if (windows.isEmpty() || windows.stream().anyMatch(w -> w < 1) || broadcastRounds < 1 || connections < 1
-                || delayed < 1 || ioThreads < 1 || perSourceAddress < 1) {
-            throw new IllegalArgumentException("--window, --broadcast-rounds, --connections, --delayed, "
+                || ioThreads < 1 || perSourceAddress < 1) {
+            throw new IllegalArgumentException("--window, --broadcast-rounds, --connections, "
                     + "--io-threads and --per-source-address (expected: each >= 1)");
         }
         if (tls == TlsMode.BOTH && (port != 0 || !parts.equals(Set.of(1)))) {

@@ -17,10 +17,28 @@ record Token(String tag, long seq, long nanos, long extra) {
         return tag + ' ' + seq + ' ' + nanos + ' ' + extra;
     }
 
-    /** Reads a text written by {@link #text()}, or null for any other text. */
+    /**
+     * {@link #text()} made exactly {@code length} characters long by a fifth field of filler, for
+     * measurements whose cost depends on the text's length; unchanged if it is that long already.
+     *
+     * @throws IllegalArgumentException if the text is longer than {@code length}, or one short of it
+     *                                  (no room for a separator and a filler character)
+     */
+    String text(int length) {
+        String text = text();
+        if (text.length() == length) {
+            return text;
+        }
+        if (text.length() + 2 > length) {
+            throw new IllegalArgumentException("token '" + text + "' cannot be padded to " + length + " characters");
+        }
+        return text + ' ' + "x".repeat(length - text.length() - 1);
+    }
+
+    /** Reads a text written by {@link #text()} or {@link #text(int)}, or null for any other text. */
     static Token parse(String text) {
         String[] fields = text.split(" ", -1);
-        if (fields.length != 4) {
+        if (fields.length != 4 && (fields.length != 5 || fields[4].isEmpty() || !fields[4].chars().allMatch(c -> c == 'x'))) {
             return null;
         }
         try {

@@ -60,6 +60,53 @@ class LoadCommandTest {
     }
 
     @Test
+    void delayedPart_fullDefaultsAreIssueElevensBenchmark_quickOnesSmall() {
+        LoadOptions full = LoadOptions.parse(new String[0]);
+        assertThat(full.delayedFar()).isEqualTo(1_000_000);
+        assertThat(full.delayed()).isEqualTo(100_000);
+        assertThat(full.delayedWindow()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(full.delayedBurst()).isEqualTo(100_000);
+        assertThat(full.delayedSenders()).isEqualTo(1000);
+        assertThat(full.delayedReceivers()).isEqualTo(100);
+        assertThat(full.delayedDisconnect()).isEqualTo(0.5);
+
+        LoadOptions quick = LoadOptions.parse(new String[] {"--quick"});
+        assertThat(quick.delayedFar()).isEqualTo(20_000);
+        assertThat(quick.delayed()).isEqualTo(2000);
+        assertThat(quick.delayedBurst()).isEqualTo(2000);
+        assertThat(quick.delayedSenders()).isEqualTo(50);
+        assertThat(quick.delayedReceivers()).isEqualTo(10);
+    }
+
+    @Test
+    void delayedPart_explicitValuesWin_andTodaysRunIsNoFarNoBurstNoDisconnect() {
+        LoadOptions options = LoadOptions.parse(new String[] {"--quick", "--delayed-far=0", "--delayed-burst=0",
+            "--delayed-disconnect=0", "--delayed=500", "--delayed-senders=2000", "--users=10",
+            "--delayed-receivers=3"});
+
+        assertThat(options.delayedFar()).isZero();
+        assertThat(options.delayedBurst()).isZero();
+        assertThat(options.delayedDisconnect()).isZero();
+        assertThat(options.delayed()).isEqualTo(500);
+        assertThat(options.delayedSenders()).as("senders are part 4's own, not --users").isEqualTo(2000);
+        assertThat(options.delayedReceivers()).isEqualTo(3);
+    }
+
+    @Test
+    void delayedPart_refusesNothingToSchedule_aShareOutsideZeroToOne_andNoReceivers() {
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--delayed-far=0",
+            "--delayed=0", "--delayed-burst=0"})).withMessageContaining("not all 0");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--delayed-burst=-1"}))
+                .withMessageContaining("--delayed-burst: -1");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(
+                new String[] {"--delayed-disconnect=1.5"})).withMessageContaining("expected: a share from 0 to 1");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(
+                new String[] {"--delayed-disconnect=half"})).withMessageContaining("--delayed-disconnect");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(
+                new String[] {"--delayed-receivers=0"})).withMessageContaining("--delayed-receivers: 0");
+    }
+
+    @Test
     void serverArgs_areRepeatable() {
         LoadOptions options = LoadOptions.parse(new String[] {"--server-arg=--a=1", "--server-arg=--b=2", "--port=9000"});
 
@@ -96,6 +143,6 @@ class LoadCommandTest {
             System.setOut(out);
         }
         assertThat(printed.toString(StandardCharsets.UTF_8)).contains("--users", "--window", "--quick", "--server-arg", "--tls",
-                "--tls-rounds");
+                "--tls-rounds", "--delayed-far", "--delayed-burst", "--delayed-receivers", "--delayed-disconnect");
     }
 }
