@@ -129,7 +129,7 @@ final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable {
         UserEntry entry = users.get(user);
         if (entry != null) {
             for (Session session : entry.sessions()) {
-                session.connection.owner().execute(session::poke);
+                session.poke();
             }
         }
     }

@@ -24,17 +24,32 @@ final class Relays {
 
     private static final Logger log = LoggerFactory.getLogger(Relays.class);
 
+    /** Told once a private relay is settled, on the thread that settled it (the bus's or the wheel's). */
+    interface Settled {
+
+        Settled NOTHING = storedThere -> { };
+
+        /**
+         * @param storedThere the other node answered that it stored the message in the recipient's
+         *                    inbox (false when it delivered it, or when it did not answer in time and
+         *                    the message was handed to {@code storeInstead})
+         */
+        void settled(boolean storedThere);
+    }
+
     private final class Waiting {
         final Chat chat;
         final Tracker tracker;
         final String node;
+        final Settled settled;
         int remaining;
         ScheduledJob deadline;
 
-        Waiting(Chat chat, Tracker tracker, String node, int remaining) {
+        Waiting(Chat chat, Tracker tracker, String node, Settled settled, int remaining) {
             this.chat = chat;
             this.tracker = tracker;
             this.node = node;
+            this.settled = settled;
             this.remaining = remaining;
         }
     }
@@ -59,28 +74,42 @@ final class Relays {
         this.storeInstead = storeInstead;
     }
 
-    /** Relays a private message to {@code node}; a part of {@code tracker} until it answers. */
-    void send(String node, Chat chat, Tracker tracker) {
-        tracker.expect();
+    /**
+     * Relays a private message to {@code node}; a part of {@code tracker} until it answers, and
+     * {@code settled} told once it did or its deadline passed (once, unless this throws).
+     *
+     * @throws java.util.concurrent.RejectedExecutionException when the wheel is stopping
+     */
+    void send(String node, Chat chat, Tracker tracker, Settled settled) {
         long id = lastId.incrementAndGet();
-        Waiting w = new Waiting(chat, tracker, node, 1);
-        waiting.put(id, w);
+        Waiting w = new Waiting(chat, tracker, node, settled, 1);
         w.deadline = wheel.schedule(Job.of("relay " + chat.getId() + " to " + node, () -> timedOut(id)), timeout);
-        bus.send(node, NodeMessage.newBuilder().setFromNode(nodeId)
-                .setRelay(NodeMessage.Relay.newBuilder().setRelayId(id).setChat(chat)).build());
+        tracker.expect();
+        waiting.put(id, w);
+        try {
+            bus.send(node, NodeMessage.newBuilder().setFromNode(nodeId)
+                    .setRelay(NodeMessage.Relay.newBuilder().setRelayId(id).setChat(chat)).build());
+        } catch (RuntimeException e) {
+            // Like a message the bus lost: the deadline stores it instead.
+            log.warn("Could not relay {} to node {}: {}", chat.getId(), node, e.toString());
+        }
     }
 
     /** Relays a message to everyone to the {@code peers} other nodes; a part of {@code tracker} each. */
     void broadcast(Chat chat, Tracker tracker, int peers) {
+        long id = lastId.incrementAndGet();
+        Waiting w = new Waiting(chat, tracker, null, Settled.NOTHING, peers);
+        w.deadline = wheel.schedule(Job.of("broadcast " + chat.getId(), () -> timedOut(id)), timeout);
         for (int i = 0; i < peers; i++) {
             tracker.expect();
         }
-        long id = lastId.incrementAndGet();
-        Waiting w = new Waiting(chat, tracker, null, peers);
         waiting.put(id, w);
-        w.deadline = wheel.schedule(Job.of("broadcast " + chat.getId(), () -> timedOut(id)), timeout);
-        bus.broadcast(NodeMessage.newBuilder().setFromNode(nodeId)
-                .setRelay(NodeMessage.Relay.newBuilder().setRelayId(id).setChat(chat)).build());
+        try {
+            bus.broadcast(NodeMessage.newBuilder().setFromNode(nodeId)
+                    .setRelay(NodeMessage.Relay.newBuilder().setRelayId(id).setChat(chat)).build());
+        } catch (RuntimeException e) {
+            log.warn("Could not broadcast {} to the other nodes: {}", chat.getId(), e.toString());
+        }
     }
 
     /** A node answered a relay. */
@@ -103,6 +132,9 @@ final class Relays {
             w.deadline.cancel();
         }
         w.tracker.remote(resolved.getSessions(), resolved.getStored());
+        if (last) {
+            w.settled.settled(resolved.getStored());
+        }
     }
 
     private void timedOut(long id) {
@@ -124,6 +156,7 @@ final class Relays {
             log.warn("Node {} did not answer relay of {} within {}; storing it for {}", w.node, w.chat.getId(),
                     timeout, w.chat.getRecipient());
             storeInstead.accept(w.chat, w.tracker);
+            w.settled.settled(false);
         }
     }
 

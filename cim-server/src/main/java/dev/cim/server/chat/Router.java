@@ -6,8 +6,10 @@ import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.PresenceStore;
 import dev.cim.server.store.StoreFullException;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +33,13 @@ import org.slf4j.LoggerFactory;
  * <h3>Order</h3>
  * One source's messages to one recipient arrive in the order sent: they are handed over in that
  * order, to the recipient's sessions under its entry lock or to its lane, and a {@link RouteGate}
- * keeps a later message from overtaking one still on the lane.
+ * keeps a later message from overtaking one still on the lane. A message relayed from the lane to
+ * another node is out of the lane's hands until that node answers (or, if it died, until the relay's
+ * deadline stores it in the inbox); meanwhile the recipient may log in here, so everything to them
+ * that comes after waits behind it (a <em>hold</em>, per recipient, on their lane) and is routed once
+ * the relay is settled. A relay stored in the inbox pokes the recipient's sessions here first, so
+ * they read it before what was held. What a hold keeps is bounded by the senders' own limits
+ * ({@link Limits#pendingPerOrigin()}): each held message is one of its sender's unresolved ones.
  */
 final class Router {
 
@@ -43,6 +51,14 @@ final class Router {
     private final PresenceStore presence;
     private final Relays relays;
     private final IntSupplier peers;
+    /** Recipients with a relay unsettled; read on any thread, changed on the recipient's lane only. */
+    private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
+
+    /** What waits behind a recipient's unsettled relays; confined to the recipient's lane. */
+    private static final class Hold {
+        int relays;
+        final ArrayDeque<Runnable> behind = new ArrayDeque<>();
+    }
 
     /**
      * @param peers how many other nodes are alive (from the presence heartbeat, so a lone node pays
@@ -80,7 +96,7 @@ final class Router {
                 own.offer(delivery, from, false);
             }
         }
-        if (gate.mustQueue(to)) {
+        if (gate.mustQueue(to) || held(to)) {
             viaLane(delivery, from, gate, source);
             tracker.seal();
             return;
@@ -116,11 +132,54 @@ final class Router {
         gate.enter(to);
         lanes.of(to).execute(() -> {
             try {
-                offline(delivery, from);
+                behindRelays(to, () -> offline(delivery, from));
             } finally {
                 source.execute(() -> gate.leave(to));
             }
         });
+    }
+
+    /** True when messages to {@code user} must wait behind a relay (a hint: the lane decides). */
+    private boolean held(String user) {
+        return !holds.isEmpty() && holds.containsKey(user);
+    }
+
+    /** On {@code to}'s lane: runs {@code task} now, or after the relays to {@code to} still unsettled. */
+    private void behindRelays(String to, Runnable task) {
+        Hold hold = holds.get(to);
+        if (hold == null) {
+            task.run();
+        } else {
+            hold.behind.add(task);
+        }
+    }
+
+    /** On {@code to}'s lane: relays {@code delivery} to {@code node}, holding what comes after it. */
+    private void relayHolding(String to, String node, Delivery delivery) {
+        relays.send(node, delivery.chat(), delivery.tracker(),
+                storedThere -> lanes.of(to).execute(() -> relaySettled(to, storedThere)));
+        holds.computeIfAbsent(to, user -> new Hold()).relays++;
+    }
+
+    /** On {@code to}'s lane: a relay to them was answered or timed out. */
+    private void relaySettled(String to, boolean storedThere) {
+        if (storedThere) {
+            pokeHere(to); // they may have logged in here meanwhile: read it before what was held
+        }
+        Hold hold = holds.get(to);
+        hold.relays--;
+        // The hold stays in place while what it kept runs, so that nothing newer overtakes it; one
+        // that relays again adds to it, and the rest wait behind that relay.
+        for (Runnable task; hold.relays == 0 && (task = hold.behind.poll()) != null; ) {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                log.error("Could not route a message held for {}: {}", to, e.toString());
+            }
+        }
+        if (hold.relays == 0) {
+            holds.remove(to);
+        }
     }
 
     /** On the recipient's lane: they had no session here when the message was routed. */
@@ -148,7 +207,7 @@ final class Router {
                         tracker.expect();
                         tracker.stored();
                     } else {
-                        relays.send(node, delivery.chat(), tracker);
+                        relayHolding(to, node, delivery);
                     }
                 }
                 tracker.nobody();
@@ -171,27 +230,34 @@ final class Router {
         Set<String> nodes = presence.nodesOf(to);
         for (String node : nodes) {
             if (!node.equals(presence.nodeId())) {
-                relays.send(node, delivery.chat(), delivery.tracker());
+                // Their sessions here have it already: nothing to hold for.
+                relays.send(node, delivery.chat(), delivery.tracker(), Relays.Settled.NOTHING);
             }
         }
     }
 
     private void broadcast(Delivery delivery, Session from, RouteGate gate, java.util.concurrent.Executor source) {
         for (UserEntry entry : users.entries()) {
-            if (gate.mustQueue(entry.user)) {
-                // This source has private messages to this user on their lane: follow them there.
+            String user = entry.user;
+            if (gate.mustQueue(user) || held(user)) {
+                // Private messages to this user wait on their lane: follow them there.
                 Tracker tracker = delivery.tracker();
                 tracker.expect();
-                gate.enter(entry.user);
-                lanes.of(entry.user).execute(() -> {
+                gate.enter(user);
+                lanes.of(user).execute(() -> {
                     try {
-                        UserEntry now = users.get(entry.user);
-                        if (now != null) {
-                            now.offer(delivery, from, true);
-                        }
+                        behindRelays(user, () -> {
+                            try {
+                                UserEntry now = users.get(user);
+                                if (now != null) {
+                                    now.offer(delivery, from, true);
+                                }
+                            } finally {
+                                tracker.nobody();
+                            }
+                        });
                     } finally {
-                        tracker.nobody();
-                        source.execute(() -> gate.leave(entry.user));
+                        source.execute(() -> gate.leave(user));
                     }
                 });
             } else {
@@ -209,7 +275,7 @@ final class Router {
         UserEntry entry = users.get(user);
         if (entry != null) {
             for (Session session : entry.sessions()) {
-                session.connection.owner().execute(session::poke);
+                session.poke();
             }
         }
     }

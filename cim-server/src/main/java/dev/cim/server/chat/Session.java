@@ -1,6 +1,7 @@
 package dev.cim.server.chat;
 
 import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.StoreFullException;
@@ -53,6 +54,13 @@ public final class Session {
     /** A message written and not yet acknowledged; {@code inboxId} is set when it came from the inbox. */
     private record Sent(Delivery delivery, InboxStore.Entry inboxEntry) {
     }
+
+    /**
+     * Stands in {@link #incoming} where something was stored in the inbox for this user: the inbox
+     * is read before anything handed over after it, so a message stored and a newer one handed over
+     * live reach the client in that order.
+     */
+    private static final Delivery POKE = new Delivery(Envelope.getDefaultInstance(), null);
 
     final long id;
     final String user;
@@ -123,6 +131,18 @@ public final class Session {
 
     /** Hands {@code delivery} to this session; called under its user's entry lock. */
     void enqueue(Delivery delivery) {
+        add(delivery);
+    }
+
+    /**
+     * Something was stored in this user's inbox while they were online here: the session reads it
+     * before anything handed to it after this call.
+     */
+    void poke() {
+        add(POKE);
+    }
+
+    private void add(Delivery delivery) {
         incoming.add(delivery);
         if (drainScheduled.compareAndSet(false, true)) {
             connection.owner().execute(drainTask);
@@ -138,7 +158,9 @@ public final class Session {
             // after, but should anything, it goes where the rest went rather than nowhere.
             List<Delivery> late = new ArrayList<>();
             for (Delivery delivery; (delivery = incoming.poll()) != null; ) {
-                late.add(delivery);
+                if (delivery != POKE) {
+                    late.add(delivery);
+                }
             }
             if (!late.isEmpty()) {
                 store(late, () -> { });
@@ -159,6 +181,10 @@ public final class Session {
 
     /** @return true when something was written */
     private boolean accept(Delivery delivery) {
+        if (delivery == POKE) {
+            readInbox();
+            return false;
+        }
         if (state == State.LIVE) {
             write(delivery, null);
             return true;
@@ -186,7 +212,7 @@ public final class Session {
     }
 
     /** Something was stored in this user's inbox while they were online here: read it. */
-    void poke() {
+    private void readInbox() {
         if (state == State.LIVE) {
             state = State.CATCHING_UP;
             catchUp();
@@ -343,7 +369,9 @@ public final class Session {
         // the session is gone is stored on the lane behind these, never ahead of them.
         users.remove(this, () -> {
             for (Delivery delivery; (delivery = incoming.poll()) != null; ) {
-                storing.add(delivery);
+                if (delivery != POKE) {
+                    storing.add(delivery);
+                }
             }
             store(storing, () -> connection.owner().execute(() -> {
                 state = State.CLOSED;

@@ -3,9 +3,6 @@ package dev.cim.server.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cim.common.protocol.proto.Chat;
-import dev.cim.common.protocol.proto.Envelope;
-import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.server.store.InboxStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,105 +17,7 @@ class SessionTest {
 
     private static final Executor INLINE = Runnable::run;
 
-    /** A connection that keeps what is written. */
-    private static final class FakeConnection implements Connection {
-        final List<Envelope> written = new ArrayList<>();
-        boolean open = true;
-        String closedBecause;
-
-        @Override
-        public Executor owner() {
-            return INLINE;
-        }
-
-        @Override
-        public boolean inOwner() {
-            return true;
-        }
-
-        @Override
-        public void write(Envelope envelope) {
-            written.add(envelope);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public long pendingBytes() {
-            return 0;
-        }
-
-        @Override
-        public void close(ErrorReply.Code code, String reason) {
-            open = false;
-            closedBecause = reason;
-        }
-
-        @Override
-        public void readPaused(boolean paused) {
-        }
-
-        @Override
-        public String remote() {
-            return "test";
-        }
-
-        @Override
-        public String remoteHost() {
-            return "192.0.2.1";
-        }
-
-        List<String> texts() {
-            return written.stream().filter(Envelope::hasDelivery).map(e -> e.getDelivery().getChat().getText()).toList();
-        }
-    }
-
-    /** An inbox in a list, ids "1", "2", ... */
-    private static final class ListInbox implements InboxStore {
-        final List<Entry> entries = new ArrayList<>();
-        int next = 1;
-
-        @Override
-        public Offer storeIfOffline(String user, Chat chat) {
-            store(user, List.of(chat));
-            return new Offer.Stored(entries.get(entries.size() - 1).id());
-        }
-
-        @Override
-        public List<String> store(String user, List<Chat> chats) {
-            List<String> ids = new ArrayList<>();
-            for (Chat chat : chats) {
-                String id = Integer.toString(next++);
-                entries.add(new Entry(id, chat, chat.getSerializedSize()));
-                ids.add(id);
-            }
-            return ids;
-        }
-
-        @Override
-        public List<Entry> page(String user, String after, int count) {
-            long from = Long.parseLong(after);
-            return entries.stream().filter(e -> Long.parseLong(e.id()) > from).limit(count).toList();
-        }
-
-        @Override
-        public void remove(String user, List<Entry> removed) {
-            entries.removeAll(removed);
-        }
-
-        List<String> texts() {
-            return entries.stream().map(e -> e.chat().getText()).toList();
-        }
-    }
-
-    private final FakeConnection connection = new FakeConnection();
+    private final FakeConnection connection = new FakeConnection(INLINE);
     private final ListInbox inbox = new ListInbox();
     private final LocalUsers users = new LocalUsers();
     private final List<String> outcomes = new ArrayList<>();

@@ -1,0 +1,63 @@
+package dev.cim.server.chat;
+
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.server.store.InboxStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Every user's inbox in one list, ids "1", "2", ...; {@code online} says where a user is online for
+ * {@link #storeIfOffline} (empty: offline). Synchronized, for tests whose lanes are threads.
+ */
+final class ListInbox implements InboxStore {
+
+    final List<Entry> entries = new ArrayList<>();
+    private final Function<String, Set<String>> online;
+    private int next = 1;
+
+    ListInbox() {
+        this(user -> Set.of());
+    }
+
+    ListInbox(Function<String, Set<String>> online) {
+        this.online = online;
+    }
+
+    @Override
+    public synchronized Offer storeIfOffline(String user, Chat chat) {
+        Set<String> nodes = online.apply(user);
+        if (!nodes.isEmpty()) {
+            return new Offer.Online(nodes);
+        }
+        return new Offer.Stored(store(user, List.of(chat)).get(0));
+    }
+
+    @Override
+    public synchronized List<String> store(String user, List<Chat> chats) {
+        List<String> ids = new ArrayList<>();
+        for (Chat chat : chats) {
+            String id = Integer.toString(next++);
+            entries.add(new Entry(id, chat, chat.getSerializedSize()));
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    @Override
+    public synchronized List<Entry> page(String user, String after, int count) {
+        long from = Long.parseLong(after);
+        return entries.stream().filter(e -> e.chat().getRecipient().equals(user))
+                .filter(e -> Long.parseLong(e.id()) > from).limit(count).toList();
+    }
+
+    @Override
+    public synchronized void remove(String user, List<Entry> removed) {
+        entries.removeAll(removed);
+    }
+
+    synchronized List<String> texts() {
+        return entries.stream().map(e -> e.chat().getText()).toList();
+    }
+}

@@ -1,0 +1,194 @@
+package dev.cim.server.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.NodeMessage;
+import dev.cim.common.wheel.DelayScheduler;
+import dev.cim.server.store.NodeBus;
+import dev.cim.server.store.PresenceStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Order across nodes: alice (a source here) writes to bob, who was online on node "there" only and
+ * logs in here while a message to him is relayed there. The stores are fakes in memory; the lanes,
+ * the wheel that times relays out, and the source and session threads are real.
+ */
+class RouterTest {
+
+    private static final String HERE = "here";
+    private static final String THERE = "there";
+
+    /** Presence in a map; {@code there} stays listed, as a node that just died does for a while. */
+    private final Map<String, Set<String>> where = new ConcurrentHashMap<>(Map.of("bob", Set.of(THERE)));
+    private final ListInbox inbox = new ListInbox(user -> where.getOrDefault(user, Set.of()));
+    private final List<NodeMessage> sent = new CopyOnWriteArrayList<>();
+    private final LocalUsers users = new LocalUsers();
+    private final UserLanes lanes = new UserLanes(1);
+    private final DelayScheduler wheel = DelayScheduler.builder().tick(Duration.ofMillis(10)).build();
+    private final ExecutorService source = Executors.newSingleThreadExecutor();
+    private final ExecutorService bobsThread = Executors.newSingleThreadExecutor();
+    private final RouteGate gate = new RouteGate();
+    private Relays relays;
+    private Router router;
+
+    @AfterEach
+    void stop() {
+        wheel.stopNow();
+        lanes.close(1_000);
+        source.shutdownNow();
+        bobsThread.shutdownNow();
+    }
+
+    /** A router whose relays wait {@code relayTimeout} for the other node, then store as ChatCore does. */
+    private void router(Duration relayTimeout) {
+        relays = new Relays(new RecordingBus(), HERE, wheel, relayTimeout, (chat, tracker) ->
+                lanes.of(chat.getRecipient()).execute(() -> {
+                    inbox.store(chat.getRecipient(), List.of(chat));
+                    tracker.stored();
+                    router.pokeHere(chat.getRecipient());
+                }));
+        router = new Router(users, lanes, inbox, new MapPresence(), relays, () -> 1);
+    }
+
+    @Test
+    void relayToANodeThatDied_holdsWhatComesAfterIt_untilItIsStored_andTheSessionReadsItFirst() throws Exception {
+        router(Duration.ofMillis(300));
+        route("m1"); // bob is on "there": relayed, and nobody answers
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent.size() == 1);
+
+        FakeConnection bob = logInHere();
+        route("m2");
+        route("m3");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> bob.texts().size() == 3);
+        assertThat(bob.texts()).containsExactly("m1", "m2", "m3");
+    }
+
+    @Test
+    void relayAnsweredStoredThere_isReadBeforeWhatWasHeldBehindIt() throws Exception {
+        router(Duration.ofMinutes(1));
+        route("m1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent.size() == 1);
+        FakeConnection bob = logInHere();
+        route("m2");
+        route("m3");
+        settle();
+        assertThat(bob.texts()).as("held behind the relay of m1").isEmpty();
+
+        // The other node found bob gone and stored m1 in his inbox.
+        NodeMessage.Relay relay = sent.get(0).getRelay();
+        inbox.store("bob", List.of(relay.getChat()));
+        relays.resolved(THERE, NodeMessage.Resolved.newBuilder().setRelayId(relay.getRelayId()).setStored(true).build());
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> bob.texts().size() == 3);
+        assertThat(bob.texts()).containsExactly("m1", "m2", "m3");
+    }
+
+    @Test
+    void withNoRelayUnsettled_aMessageToASessionHereGoesStraightToIt() throws Exception {
+        router(Duration.ofMinutes(1));
+        where.remove("bob");
+        FakeConnection bob = logInHere();
+
+        route("m1");
+        settle();
+
+        assertThat(bob.texts()).containsExactly("m1");
+        assertThat(sent).isEmpty();
+    }
+
+    /** Routes a message from alice to bob on the source's thread, where the gate lives. */
+    private void route(String text) throws Exception {
+        Chat chat = Chat.newBuilder().setId(text).setSender("alice").setRecipient("bob").setText(text).build();
+        Tracker tracker = new Tracker(1, text, "bob", (t, sessions, stored, failure) -> { });
+        source.submit(() -> router.route(chat, tracker, null, gate, source)).get();
+    }
+
+    /** Bob logs in here: a session in the registry, his inbox read to its end. */
+    private FakeConnection logInHere() throws Exception {
+        FakeConnection connection = new FakeConnection(bobsThread);
+        Limits limits = new Limits(100, 1 << 20, 100, 10, 100, Duration.ofSeconds(1), 4000, 100, 500);
+        Session session = new Session(1, "bob", new Origin("bob", 1, 0, 0), connection, users, inbox,
+                lanes.of("bob"), limits, s -> { });
+        users.add(session);
+        where.merge("bob", Set.of(HERE), (was, here) -> Set.of(THERE, HERE));
+        bobsThread.submit(session::start).get();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> CompletableFuture.supplyAsync(session::hasGoneLive, bobsThread).get());
+        return connection;
+    }
+
+    /** Waits until what the source, bob's lane and bob's thread were handed has run. */
+    private void settle() throws Exception {
+        source.submit(() -> { }).get();
+        lanes.of("bob").submit(() -> { }).get();
+        bobsThread.submit(() -> { }).get();
+    }
+
+    private final class RecordingBus implements NodeBus {
+        @Override
+        public void send(String node, NodeMessage message) {
+            sent.add(message);
+        }
+
+        @Override
+        public void broadcast(NodeMessage message) {
+            sent.add(message);
+        }
+
+        @Override
+        public void listen(Consumer<NodeMessage> listener) {
+        }
+    }
+
+    private final class MapPresence implements PresenceStore {
+        @Override
+        public String nodeId() {
+            return HERE;
+        }
+
+        @Override
+        public void registerNode(String address) {
+        }
+
+        @Override
+        public void sessions(String user, int sessions) {
+        }
+
+        @Override
+        public void refresh(String address, Map<String, Integer> users) {
+        }
+
+        @Override
+        public void unregisterNode(Iterable<String> users) {
+        }
+
+        @Override
+        public List<String> onlineUsers() {
+            return List.copyOf(where.keySet());
+        }
+
+        @Override
+        public Set<String> nodesOf(String user) {
+            return where.getOrDefault(user, Set.of());
+        }
+
+        @Override
+        public Map<String, String> liveNodes() {
+            return Map.of(HERE, "127.0.0.1:1", THERE, "127.0.0.1:2");
+        }
+    }
+}
