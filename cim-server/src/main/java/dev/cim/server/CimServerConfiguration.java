@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Profile;
@@ -106,6 +107,39 @@ class CimServerConfiguration {
                         d.releaseGrace(), d.lease()),
                 properties.lanes(), properties.heartbeatInterval(), Duration.ofMinutes(10), Duration.ofSeconds(1));
         return new ChatCore(stores, settings, wheel, clock, cimLoginWorkers, meters);
+    }
+
+    /**
+     * Closes the chat core between the server and the Redis connections: Spring stops higher phases
+     * first, so the lanes finish the store work of the sessions the server closed (and the origins
+     * write their watermarks) while Redis still answers, rather than after its connections stopped.
+     */
+    @Bean
+    SmartLifecycle chatCoreStop(ChatCore core) {
+        return new SmartLifecycle() {
+            private volatile boolean running;
+
+            @Override
+            public void start() {
+                running = true;
+            }
+
+            @Override
+            public void stop() {
+                core.close();
+                running = false;
+            }
+
+            @Override
+            public boolean isRunning() {
+                return running;
+            }
+
+            @Override
+            public int getPhase() {
+                return (CimServer.PHASE + NodeHeartbeat.PHASE) / 2;
+            }
+        };
     }
 
     @Bean

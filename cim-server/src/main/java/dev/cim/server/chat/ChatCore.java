@@ -172,8 +172,17 @@ public final class ChatCore implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the background work and lets the lanes finish what they hold (up to 10 s): the store
+     * work of sessions that just closed, batches of scheduled messages. Call it while the stores
+     * still answer, after the transport has closed its connections. Once is enough; later calls do
+     * nothing.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
         scheduling.close();
         receiver.close();

@@ -25,6 +25,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -57,6 +58,11 @@ import org.slf4j.LoggerFactory;
  * <h3>Memory</h3>
  * Only messages due within the window are on the wheel, so the heap does not grow with how far
  * ahead messages are scheduled.
+ *
+ * <h3>Rate</h3>
+ * Registrations, claims and the forgetting of sent messages are {@link LaneBatches batched} per
+ * lane: a lane sends every one queued since its last round trip at once, so a burst of messages
+ * due together, or thousands of registrations a second, cost a round trip per batch, not each.
  */
 final class Scheduling implements ScheduledRequests, AutoCloseable {
 
@@ -77,6 +83,24 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             Duration lease) {
     }
 
+    /** A schedule request to answer once its message is registered. */
+    private record Registering(Session session, long requestId, Scheduled draft) {
+    }
+
+    /**
+     * A message to claim for sending.
+     *
+     * @param releasedBy the session whose client asked to send it (answered as request {@code requestId}),
+     *                   or null when the server's own job fired
+     */
+    private record Claiming(String user, String id, Session releasedBy, long requestId) {
+    }
+
+    /** A message routed (or refused: {@code failure}), to forget and tell the user's terminals about. */
+    private record Finished(String user, Scheduled message, Tracker.Failure failure, Session releasedBy,
+            long requestId) {
+    }
+
     private final ScheduledStore store;
     private final UserLanes lanes;
     private final Router router;
@@ -91,11 +115,16 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
     private final ConcurrentHashMap<String, ScheduledJob> held = new ConcurrentHashMap<>();
     private final Set<String> graced = ConcurrentHashMap.newKeySet();
     private final ExecutorService firer;
+    private final LaneBatches<Registering> registrations;
+    private final LaneBatches<Claiming> claims;
+    private final LaneBatches<Finished> finished;
     private final RouteGate gate = new RouteGate();
     private final Timer senderLateness;
     private final Timer serverLateness;
     private ScheduledExecutorService scanner;
     private volatile long storedCount;
+    /** Where the last scan read up to: later scans read from there (confined to the scanner thread). */
+    private long scannedUntil = Long.MIN_VALUE;
 
     Scheduling(ScheduledStore store, UserLanes lanes, Router router, LocalUsers users, PresenceStore presence, NodeBus bus,
             DelayScheduler wheel, Clock clock, Settings settings, int maxTextLength, IntSupplier peers,
@@ -116,6 +145,9 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.registrations = new LaneBatches<>(lanes, this::registerAll);
+        this.claims = new LaneBatches<>(lanes, this::claimAll);
+        this.finished = new LaneBatches<>(lanes, this::finishedAll);
         this.senderLateness = lateness(meters, "sender");
         this.serverLateness = lateness(meters, "server");
         Gauge.builder("cim.scheduled.held", held, ConcurrentHashMap::size)
@@ -164,10 +196,17 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         firer.shutdown();
     }
 
-    /** One scan: frees expired claims, and holds every message due within the window. */
+    /**
+     * One scan: frees expired claims, and holds the messages that came into the window since the
+     * last scan (at start-up, all up to the window's end). A message already in the window when it
+     * was registered or moved is held by the node that did so; should that node die before sending
+     * it, it is overdue here once a lease has passed, and the scan holds it too.
+     */
     void scan() {
         long now = clock.millis();
         long until = now + settings.window().toMillis();
+        long after = scannedUntil;
+        long overdue = now - settings.lease().toMillis();
         long count = 0;
         try {
             for (int bucket = 0; bucket < store.buckets(); bucket++) {
@@ -175,15 +214,23 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
                 if (freed > 0) {
                     log.warn("{} scheduled messages claimed by a node that did not send them are claimable again", freed);
                 }
-                for (ScheduledStore.Entry entry : store.due(bucket, until, SCAN_LIMIT)) {
+                for (ScheduledStore.Entry entry : store.due(bucket, after, until, SCAN_LIMIT)) {
                     hold(entry.user(), entry.message());
+                }
+                if (after != Long.MIN_VALUE) {
+                    // Freed claims are due again now; otherwise only what a lease has passed over.
+                    long overdueUntil = freed > 0 ? now : Math.min(overdue, after);
+                    for (ScheduledStore.Entry entry : store.due(bucket, Long.MIN_VALUE, overdueUntil, SCAN_LIMIT)) {
+                        hold(entry.user(), entry.message());
+                    }
                 }
             }
             count = store.count();
         } catch (RuntimeException e) {
             log.warn("Could not scan the scheduled messages: {}", rootMessage(e));
-            return;
+            return; // the next scan reads from the same point
         }
+        scannedUntil = Math.max(after, until);
         storedCount = count;
     }
 
@@ -205,7 +252,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
                 changed(session, id, ScheduledChange.Kind.CANCELLED, cancelled.get());
             });
             case LIST_SCHEDULED -> onLane(session, id, () -> list(session, id, request.getListScheduled().getDueBeforeMillis()));
-            case RELEASE -> onLane(session, id, () -> release(session, id, request.getRelease().getId()));
+            case RELEASE -> claims.add(session.user, new Claiming(session.user, request.getRelease().getId(), session, id));
             default -> throw new IllegalArgumentException("not a scheduled-message request: " + request.getKindCase());
         }
     }
@@ -232,23 +279,46 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
                 .setRequestedMillis(Math.max(0, schedule.getRequestedMillis()))
                 .setCreatedAtMillis(now)
                 .build();
-        onLane(session, id, () -> {
-            ScheduledStore.Registration registration = store.register(session.user, draft, settings.maxPerUser());
-            if (registration instanceof ScheduledStore.Registration.TooMany tooMany) {
-                answer(session, Envelopes.error(id, ErrorReply.Code.TOO_MANY_SCHEDULED, "not scheduled: you have "
-                        + tooMany.limit() + " scheduled messages, the most the server keeps for one user "
-                        + "(cim.server.delays.max-per-user); cancel some first", false));
-                return;
-            }
-            Scheduled message = registration instanceof ScheduledStore.Registration.Created created
-                    ? created.message() : ((ScheduledStore.Registration.Existing) registration).message();
-            hold(session.user, message);
-            if (registration instanceof ScheduledStore.Registration.Created) {
-                changed(session, id, ScheduledChange.Kind.SCHEDULED, message);
-            } else {
-                answer(session, Envelopes.scheduledChange(id, ScheduledChange.Kind.SCHEDULED, message));
-            }
-        });
+        registrations.add(session.user, new Registering(session, id, draft));
+    }
+
+    /** On a lane: registers a batch of drafts in one round trip, then answers each. */
+    private void registerAll(List<Registering> batch) {
+        List<ScheduledStore.Draft> drafts = new ArrayList<>(batch.size());
+        for (Registering r : batch) {
+            drafts.add(new ScheduledStore.Draft(r.session().user, r.draft()));
+        }
+        List<ScheduledStore.Registration> results;
+        try {
+            results = store.registerAll(drafts, settings.maxPerUser());
+        } catch (RuntimeException e) {
+            batch.forEach(r -> failed(r.session(), r.requestId(), e));
+            return;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            registered(batch.get(i).session(), batch.get(i).requestId(), results.get(i));
+        }
+    }
+
+    private void registered(Session session, long id, ScheduledStore.Registration registration) {
+        if (registration instanceof ScheduledStore.Registration.Failed failure) {
+            failed(session, id, failure.cause());
+            return;
+        }
+        if (registration instanceof ScheduledStore.Registration.TooMany tooMany) {
+            answer(session, Envelopes.error(id, ErrorReply.Code.TOO_MANY_SCHEDULED, "not scheduled: you have "
+                    + tooMany.limit() + " scheduled messages, the most the server keeps for one user "
+                    + "(cim.server.delays.max-per-user); cancel some first", false));
+            return;
+        }
+        Scheduled message = registration instanceof ScheduledStore.Registration.Created created
+                ? created.message() : ((ScheduledStore.Registration.Existing) registration).message();
+        hold(session.user, message);
+        if (registration instanceof ScheduledStore.Registration.Created) {
+            changed(session, id, ScheduledChange.Kind.SCHEDULED, message);
+        } else {
+            answer(session, Envelopes.scheduledChange(id, ScheduledChange.Kind.SCHEDULED, message));
+        }
     }
 
     private void edit(Session session, long id, Edit edit) {
@@ -304,9 +374,41 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         });
     }
 
-    private void release(Session session, long id, String messageId) {
+    /**
+     * On a lane: claims a batch of messages in one round trip (of those the server's jobs fired, the
+     * ones not left to their senders), then sends each one claimed.
+     */
+    private void claimAll(List<Claiming> batch) {
+        List<Claiming> asking = new ArrayList<>(batch.size());
+        for (Claiming c : batch) {
+            if (c.releasedBy() != null || !leftToSender(c.user(), c.id())) {
+                asking.add(c);
+            }
+        }
+        if (asking.isEmpty()) {
+            return;
+        }
+        List<ScheduledStore.Ref> refs = new ArrayList<>(asking.size());
+        asking.forEach(c -> refs.add(new ScheduledStore.Ref(c.user(), c.id())));
         long now = clock.millis();
-        ScheduledStore.Claim claim = store.claim(session.user, messageId, now, now + settings.lease().toMillis());
+        List<ScheduledStore.Claim> results;
+        try {
+            results = store.claimAll(refs, now, now + settings.lease().toMillis());
+        } catch (RuntimeException e) {
+            results = Collections.nCopies(asking.size(), new ScheduledStore.Claim.Failed(e));
+        }
+        for (int i = 0; i < asking.size(); i++) {
+            Claiming c = asking.get(i);
+            if (c.releasedBy() == null) {
+                claimedForServer(c.user(), c.id(), results.get(i));
+            } else {
+                claimedForSender(c.releasedBy(), c.requestId(), c.id(), results.get(i));
+            }
+        }
+    }
+
+    /** The sender's client asked to send its message. */
+    private void claimedForSender(Session session, long id, String messageId, ScheduledStore.Claim claim) {
         if (claim instanceof ScheduledStore.Claim.Claimed claimed) {
             unhold(session.user, messageId);
             fire(session.user, claimed.message(), false, session, id);
@@ -314,8 +416,22 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             hold(session.user, notDue.message()); // the server sends it at its time
             answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "scheduled message " + messageId
                     + " is not due yet by the server's clock; it will be sent at its time", false));
+        } else if (claim instanceof ScheduledStore.Claim.Failed failure) {
+            failed(session, id, failure.cause());
         } else {
             answer(session, notFound(id, messageId));
+        }
+    }
+
+    /** The server's job for the message fired. */
+    private void claimedForServer(String user, String id, ScheduledStore.Claim claim) {
+        if (claim instanceof ScheduledStore.Claim.Claimed claimed) {
+            fire(user, claimed.message(), true, null, 0);
+        } else if (claim instanceof ScheduledStore.Claim.NotDue notDue) {
+            hold(user, notDue.message());
+        } else if (claim instanceof ScheduledStore.Claim.Failed failure) {
+            log.warn("Could not send scheduled message {} of {}; the next scan retries: {}", id, user,
+                    failure.cause().toString());
         }
     }
 
@@ -348,29 +464,30 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
 
     /** The server's job for a message fired: send it, unless its sender's client is there to do so. */
     private void due(String user, String id) {
+        held.remove(user + '/' + id);
+        claims.add(user, new Claiming(user, id, null, 0));
+    }
+
+    /**
+     * On the user's lane, when the server's job fired: true when the sender is online and gets
+     * {@code releaseGrace} to send it first (the job fires again after it).
+     */
+    private boolean leftToSender(String user, String id) {
         String key = user + '/' + id;
-        held.remove(key);
-        lanes.of(user).execute(() -> {
-            try {
-                if (!graced.contains(key) && senderOnline(user)) {
-                    graced.add(key);
-                    ScheduledJob retry = wheel.schedule(Job.of("send scheduled message " + id + " of " + user
-                            + " after the grace", () -> due(user, id)), settings.releaseGrace());
-                    held.put(key, retry);
-                    return;
-                }
-                graced.remove(key);
-                long now = clock.millis();
-                ScheduledStore.Claim claim = store.claim(user, id, now, now + settings.lease().toMillis());
-                if (claim instanceof ScheduledStore.Claim.Claimed claimed) {
-                    fire(user, claimed.message(), true, null, 0);
-                } else if (claim instanceof ScheduledStore.Claim.NotDue notDue) {
-                    hold(user, notDue.message());
-                }
-            } catch (RuntimeException e) {
-                log.warn("Could not send scheduled message {} of {}; the next scan retries: {}", id, user, e.toString());
+        try {
+            if (!graced.contains(key) && senderOnline(user)) {
+                graced.add(key);
+                ScheduledJob retry = wheel.schedule(Job.of("send scheduled message " + id + " of " + user
+                        + " after the grace", () -> due(user, id)), settings.releaseGrace());
+                held.put(key, retry);
+                return true;
             }
-        });
+        } catch (RuntimeException e) {
+            log.warn("Could not send scheduled message {} of {}; the next scan retries: {}", id, user, e.toString());
+            return true;
+        }
+        graced.remove(key);
+        return false;
     }
 
     private boolean senderOnline(String user) {
@@ -397,16 +514,25 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
                 .build();
         (byServer ? serverLateness : senderLateness).record(Math.max(0, now - message.getDueAtMillis()), TimeUnit.MILLISECONDS);
         Tracker tracker = new Tracker(0, message.getId(), message.getRecipient(), (t, sessions, stored, failure) ->
-                lanes.of(user).execute(() -> sent(user, message, failure, releasedBy, requestId)));
+                finished.add(user, new Finished(user, message, failure, releasedBy, requestId)));
         firer.execute(() -> router.route(chat, tracker, null, gate, firer));
     }
 
-    private void sent(String user, Scheduled message, Tracker.Failure failure, Session releasedBy, long requestId) {
+    /** On a lane: forgets a batch of sent messages in one round trip, then tells their users' terminals. */
+    private void finishedAll(List<Finished> batch) {
+        List<ScheduledStore.Ref> refs = new ArrayList<>(batch.size());
+        batch.forEach(f -> refs.add(new ScheduledStore.Ref(f.user(), f.message().getId())));
         try {
-            store.done(user, message.getId());
+            store.doneAll(refs); // what it could not forget is sent again once its claim runs out
         } catch (RuntimeException e) {
-            log.warn("Could not forget sent scheduled message {} of {}: {}", message.getId(), user, e.toString());
+            log.warn("Could not forget {} sent scheduled messages: {}", refs.size(), e.toString());
         }
+        for (Finished f : batch) {
+            sent(f.user(), f.message(), f.failure(), f.releasedBy(), f.requestId());
+        }
+    }
+
+    private void sent(String user, Scheduled message, Tracker.Failure failure, Session releasedBy, long requestId) {
         if (failure != null) {
             log.warn("Scheduled message {} of {} could not be sent: {}", message.getId(), user, failure.reason());
             Envelope notice = Envelopes.error(0, failure.code(), "scheduled message #" + message.getNumber() + " to "
@@ -490,10 +616,14 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             try {
                 work.run();
             } catch (RuntimeException e) {
-                log.error("A scheduled-message request of {} failed: {}", session, e.toString());
-                answer(session, Envelopes.error(id, ErrorReply.Code.INTERNAL,
-                        StoreFullException.describe(e) + "; try again", false));
+                failed(session, id, e);
             }
         });
+    }
+
+    private void failed(Session session, long id, RuntimeException e) {
+        log.error("A scheduled-message request of {} failed: {}", session, e.toString());
+        answer(session, Envelopes.error(id, ErrorReply.Code.INTERNAL, StoreFullException.describe(e) + "; try again",
+                false));
     }
 }

@@ -39,8 +39,23 @@ public final class UserLanes implements AutoCloseable {
 
     /** The lane of {@code user}. */
     public ExecutorService of(String user) {
+        return lanes[index(user)];
+    }
+
+    /** The number of {@code user}'s lane, from 0 to {@link #count()} - 1. */
+    int index(String user) {
         int h = user.hashCode();
-        return lanes[(h ^ (h >>> 16)) & (lanes.length - 1)];
+        return (h ^ (h >>> 16)) & (lanes.length - 1);
+    }
+
+    /** How many lanes there are. */
+    int count() {
+        return lanes.length;
+    }
+
+    /** Lane {@code index}. */
+    ExecutorService get(int index) {
+        return lanes[index];
     }
 
     /** Stops the lanes, letting what they hold run for up to {@code timeoutMillis}. */

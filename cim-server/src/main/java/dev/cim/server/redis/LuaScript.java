@@ -1,7 +1,16 @@
 package dev.cim.server.redis;
 
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
@@ -12,21 +21,97 @@ import org.springframework.data.redis.core.script.DigestUtils;
  * One Lua script, run with EVALSHA (EVAL when Redis does not know it yet, after a restart). Keys are
  * declared, never built inside the script, so that every script is valid on a Redis Cluster; the
  * keys of one call share a hash tag.
+ *
+ * <p>{@link #runAll} runs it for many calls in one round trip: the calls are sent one after the other
+ * on the shared connection and their answers awaited together (Spring's own pipelines take a
+ * dedicated connection each, which without a pool is a new connection per batch).
  */
 final class LuaScript {
+
+    /** How long a batch waits for its answers: Lettuce's own default command timeout. */
+    private static final Duration BATCH_TIMEOUT = Duration.ofSeconds(60);
+
+    /** One call's keys and arguments. */
+    record Call(List<byte[]> keys, List<byte[]> args) {
+    }
 
     private final String name;
     private final byte[] source;
     private final byte[] sha;
+    private final String shaText;
 
     LuaScript(String name, String source) {
         this.name = name;
         this.source = source.getBytes(StandardCharsets.UTF_8);
-        this.sha = DigestUtils.sha1DigestAsHex(source).getBytes(StandardCharsets.US_ASCII);
+        this.shaText = DigestUtils.sha1DigestAsHex(source);
+        this.sha = shaText.getBytes(StandardCharsets.US_ASCII);
     }
 
     /** Runs the script; the result is as Redis returns it (a {@code List} of {@code Long} and {@code byte[]}). */
     Object run(RedisTemplate<String, byte[]> redis, List<byte[]> keys, List<byte[]> args) {
+        byte[][] keysAndArgs = keysAndArgs(keys, args);
+        return redis.execute((RedisCallback<Object>) connection -> run(connection, keys.size(), keysAndArgs));
+    }
+
+    /**
+     * Runs the script once for each of {@code calls}, in order, in one round trip.
+     *
+     * @return for each call, its result as {@link #run} gives it, or the {@link RuntimeException} it
+     *         failed with (a full Redis as {@link dev.cim.server.store.StoreFullException}); a batch
+     *         whose answers do not come within a minute fails whole
+     */
+    List<Object> runAll(RedisTemplate<String, byte[]> redis, List<Call> calls) {
+        if (calls.size() == 1) {
+            Call call = calls.get(0);
+            try {
+                return List.of(run(redis, call.keys(), call.args()));
+            } catch (RuntimeException e) {
+                return List.of(e);
+            }
+        }
+        return redis.execute((RedisCallback<List<Object>>) connection -> {
+            @SuppressWarnings("unchecked")
+            RedisClusterAsyncCommands<byte[], byte[]> async =
+                    (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+            List<RedisFuture<Object>> futures = new ArrayList<>(calls.size());
+            for (Call call : calls) {
+                futures.add(async.evalsha(shaText, ScriptOutputType.MULTI, call.keys().toArray(byte[][]::new),
+                        call.args().toArray(byte[][]::new)));
+            }
+            long deadline = System.nanoTime() + BATCH_TIMEOUT.toNanos();
+            List<Object> results = new ArrayList<>(calls.size());
+            for (int i = 0; i < calls.size(); i++) {
+                Object result = outcome(futures.get(i), deadline);
+                if (result instanceof RuntimeException e && isNoScript(e)) {
+                    // Redis did not run it (it does not know the script yet): send it whole. The
+                    // calls after it failed the same way, so order is kept.
+                    Call call = calls.get(i);
+                    try {
+                        result = run(connection, call.keys().size(), keysAndArgs(call.keys(), call.args()));
+                    } catch (RuntimeException again) {
+                        result = again;
+                    }
+                }
+                results.add(result instanceof RuntimeException e ? RedisFull.translate(e) : result);
+            }
+            return results;
+        });
+    }
+
+    private static Object outcome(RedisFuture<Object> future, long deadline) {
+        try {
+            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            return e.getCause() instanceof RuntimeException cause ? cause : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for Redis", e);
+        } catch (TimeoutException e) {
+            throw new QueryTimeoutException("Redis did not answer a batch within " + BATCH_TIMEOUT, e);
+        }
+    }
+
+    private static byte[][] keysAndArgs(List<byte[]> keys, List<byte[]> args) {
         byte[][] keysAndArgs = new byte[keys.size() + args.size()][];
         int i = 0;
         for (byte[] key : keys) {
@@ -35,7 +120,7 @@ final class LuaScript {
         for (byte[] arg : args) {
             keysAndArgs[i++] = arg;
         }
-        return redis.execute((RedisCallback<Object>) connection -> run(connection, keys.size(), keysAndArgs));
+        return keysAndArgs;
     }
 
     private Object run(RedisConnection connection, int keyCount, byte[][] keysAndArgs) {

@@ -1,9 +1,7 @@
 package dev.cim.server.redis;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.server.store.ScheduledStore;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -25,10 +23,10 @@ import org.springframework.data.redis.core.ScanOptions;
  * script over one bucket's keys, declared, so it is valid on a cluster.
  *
  * <h3>Memory</h3>
- * A message costs one sorted-set member ({@code user\nid}) and one hash field (the same name, and
- * the number and the serialized message as value), and nothing else: about 86 bytes for the member
- * and the hash entry's overhead plus the text. A user's messages are listed by scanning their
- * bucket's hash for their prefix, which with the default 256 buckets reads a few thousand fields.
+ * A message costs one sorted-set member and one hash field (the same name: the user and the id,
+ * packed) with its body as value, and nothing else; {@link ScheduledLayout} has the bytes. A user's
+ * messages are listed by scanning their bucket's hash for their prefix, which with the default 256
+ * buckets reads a few thousand fields.
  */
 public final class RedisScheduledStore implements ScheduledStore {
 
@@ -88,22 +86,6 @@ public final class RedisScheduledStore implements ScheduledStore {
             return {0, value}
             """);
 
-    // KEYS: due, claimed, bodies. ARGV: now, lease end, limit. Returns member, value, member, value...
-    private static final LuaScript CLAIM_DUE = new LuaScript("claim-due", """
-            local members = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-            local claimed = {}
-            for _, member in ipairs(members) do
-              redis.call('ZREM', KEYS[1], member)
-              local value = redis.call('HGET', KEYS[3], member)
-              if value then
-                redis.call('ZADD', KEYS[2], ARGV[2], member)
-                table.insert(claimed, member)
-                table.insert(claimed, value)
-              end
-            end
-            return claimed
-            """);
-
     // KEYS: due, claimed. ARGV: now. Returns {count}.
     private static final LuaScript RELEASE_EXPIRED = new LuaScript("release-expired", """
             local members = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
@@ -145,10 +127,6 @@ public final class RedisScheduledStore implements ScheduledStore {
         return Math.floorMod(user.hashCode(), buckets);
     }
 
-    private static byte[] member(String user, String id) {
-        return RedisBytes.of(user + '\n' + id);
-    }
-
     private static List<byte[]> keys(String... keys) {
         List<byte[]> bytes = new ArrayList<>(keys.length);
         for (String key : keys) {
@@ -157,43 +135,33 @@ public final class RedisScheduledStore implements ScheduledStore {
         return bytes;
     }
 
-    /** Reads {@code <number>\n<serialized Scheduled>} into the message with its number. */
-    static Scheduled parse(byte[] value) {
-        int newline = 0;
-        while (newline < value.length && value[newline] != '\n') {
-            newline++;
-        }
-        long number = Long.parseLong(new String(value, 0, newline, StandardCharsets.US_ASCII));
-        try {
-            return Scheduled.parseFrom(java.nio.ByteBuffer.wrap(value, newline + 1, value.length - newline - 1))
-                    .toBuilder().setNumber(number).build();
-        } catch (InvalidProtocolBufferException e) {
-            throw new IllegalStateException("unreadable scheduled message: " + e.getMessage(), e);
-        }
-    }
-
-    private static byte[] value(Scheduled message) {
-        byte[] number = RedisBytes.of(message.getNumber());
-        byte[] body = message.toBuilder().clearNumber().build().toByteArray();
-        byte[] value = new byte[number.length + 1 + body.length];
-        System.arraycopy(number, 0, value, 0, number.length);
-        value[number.length] = '\n';
-        System.arraycopy(body, 0, value, number.length + 1, body.length);
-        return value;
-    }
-
     @Override
-    public Registration register(String user, Scheduled draft, int maxPerUser) {
-        int b = bucketOf(user);
-        List<?> reply = (List<?>) REGISTER.run(redis,
-                keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledBodies(b), RedisKeys.scheduledUser(b, user)),
-                List.of(member(user, draft.getId()), RedisBytes.of(maxPerUser), RedisBytes.of(draft.getDueAtMillis()),
-                        draft.toBuilder().clearNumber().build().toByteArray()));
-        return switch ((int) RedisBytes.number(reply.get(0))) {
-            case 0 -> new Registration.Created(parse((byte[]) reply.get(1)));
-            case 1 -> new Registration.Existing(parse((byte[]) reply.get(1)));
-            default -> new Registration.TooMany(maxPerUser);
-        };
+    public List<Registration> registerAll(List<Draft> drafts, int maxPerUser) {
+        byte[] max = RedisBytes.of(maxPerUser);
+        List<LuaScript.Call> calls = new ArrayList<>(drafts.size());
+        for (Draft d : drafts) {
+            int b = bucketOf(d.user());
+            calls.add(new LuaScript.Call(
+                    keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledBodies(b), RedisKeys.scheduledUser(b, d.user())),
+                    List.of(ScheduledLayout.name(d.user(), d.draft().getId()), max, RedisBytes.of(d.draft().getDueAtMillis()),
+                            ScheduledLayout.draft(d.draft()))));
+        }
+        List<Object> replies = REGISTER.runAll(redis, calls);
+        List<Registration> registrations = new ArrayList<>(replies.size());
+        for (int i = 0; i < replies.size(); i++) {
+            if (replies.get(i) instanceof RuntimeException e) {
+                registrations.add(new Registration.Failed(e));
+                continue;
+            }
+            List<?> reply = (List<?>) replies.get(i);
+            String id = drafts.get(i).draft().getId();
+            registrations.add(switch ((int) RedisBytes.number(reply.get(0))) {
+                case 0 -> new Registration.Created(ScheduledLayout.parse((byte[]) reply.get(1), id));
+                case 1 -> new Registration.Existing(ScheduledLayout.parse((byte[]) reply.get(1), id));
+                default -> new Registration.TooMany(maxPerUser);
+            });
+        }
+        return registrations;
     }
 
     @Override
@@ -202,13 +170,14 @@ public final class RedisScheduledStore implements ScheduledStore {
         byte[] key = RedisBytes.of(RedisKeys.scheduledBodies(b));
         String prefix = user + '\n';
         List<Scheduled> messages = new ArrayList<>();
+        // The pattern is a filter on Redis' side; each name's user is checked here too.
         redis.execute((RedisCallback<Void>) c -> {
             ScanOptions options = ScanOptions.scanOptions().match(globEscape(prefix) + "*").count(1000).build();
             try (Cursor<Map.Entry<byte[], byte[]>> cursor = c.hashCommands().hScan(key, options)) {
                 while (cursor.hasNext()) {
                     Map.Entry<byte[], byte[]> field = cursor.next();
-                    if (new String(field.getKey(), StandardCharsets.UTF_8).startsWith(prefix)) {
-                        messages.add(parse(field.getValue()));
+                    if (ScheduledLayout.user(field.getKey()).equals(user)) {
+                        messages.add(ScheduledLayout.parse(field.getValue(), ScheduledLayout.id(field.getKey())));
                     }
                 }
             }
@@ -232,14 +201,14 @@ public final class RedisScheduledStore implements ScheduledStore {
     @Override
     public Optional<Scheduled> edit(String user, String id, String text, long dueAtMillis, long requestedMillis) {
         int b = bucketOf(user);
-        byte[] member = member(user, id);
+        byte[] member = ScheduledLayout.name(user, id);
         for (int attempt = 0; attempt < 10; attempt++) {
             byte[] current = redis.execute((RedisCallback<byte[]>) c ->
                     c.hashCommands().hGet(RedisBytes.of(RedisKeys.scheduledBodies(b)), member));
             if (current == null) {
                 return Optional.empty();
             }
-            Scheduled.Builder changed = parse(current).toBuilder();
+            Scheduled.Builder changed = ScheduledLayout.parse(current, id).toBuilder();
             if (!text.isEmpty()) {
                 changed.setText(text);
             }
@@ -249,7 +218,7 @@ public final class RedisScheduledStore implements ScheduledStore {
             Scheduled updated = changed.build();
             List<?> reply = (List<?>) EDIT.run(redis,
                     keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)),
-                    List.of(member, current, value(updated),
+                    List.of(member, current, ScheduledLayout.body(updated),
                             dueAtMillis == 0 ? new byte[0] : RedisBytes.of(dueAtMillis)));
             switch ((int) RedisBytes.number(reply.get(0))) {
                 case 0:
@@ -270,43 +239,48 @@ public final class RedisScheduledStore implements ScheduledStore {
         List<?> reply = (List<?>) CANCEL.run(redis,
                 keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b),
                         RedisKeys.scheduledUser(b, user)),
-                List.of(member(user, id)));
-        return RedisBytes.number(reply.get(0)) == 0 ? Optional.of(parse((byte[]) reply.get(1))) : Optional.empty();
+                List.of(ScheduledLayout.name(user, id)));
+        return RedisBytes.number(reply.get(0)) == 0
+                ? Optional.of(ScheduledLayout.parse((byte[]) reply.get(1), id)) : Optional.empty();
     }
 
     @Override
-    public Claim claim(String user, String id, long nowMillis, long leaseUntilMillis) {
-        int b = bucketOf(user);
-        List<?> reply = (List<?>) CLAIM.run(redis,
-                keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)),
-                List.of(member(user, id), RedisBytes.of(nowMillis), RedisBytes.of(leaseUntilMillis)));
-        return switch ((int) RedisBytes.number(reply.get(0))) {
-            case 0 -> new Claim.Claimed(parse((byte[]) reply.get(1)));
-            case 1 -> new Claim.NotDue(parse((byte[]) reply.get(1)));
-            default -> new Claim.Gone();
-        };
-    }
-
-    @Override
-    public List<Entry> claimDue(int bucket, long nowMillis, long leaseUntilMillis, int limit) {
-        List<?> reply = (List<?>) CLAIM_DUE.run(redis,
-                keys(RedisKeys.scheduledDue(bucket), RedisKeys.scheduledClaimed(bucket), RedisKeys.scheduledBodies(bucket)),
-                List.of(RedisBytes.of(nowMillis), RedisBytes.of(leaseUntilMillis), RedisBytes.of(limit)));
-        List<Entry> entries = new ArrayList<>(reply.size() / 2);
-        for (int i = 0; i + 1 < reply.size(); i += 2) {
-            String member = RedisBytes.text(reply.get(i));
-            entries.add(new Entry(member.substring(0, member.indexOf('\n')), parse((byte[]) reply.get(i + 1))));
+    public List<Claim> claimAll(List<Ref> messages, long nowMillis, long leaseUntilMillis) {
+        byte[] now = RedisBytes.of(nowMillis);
+        byte[] leaseUntil = RedisBytes.of(leaseUntilMillis);
+        List<LuaScript.Call> calls = new ArrayList<>(messages.size());
+        for (Ref ref : messages) {
+            int b = bucketOf(ref.user());
+            calls.add(new LuaScript.Call(
+                    keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)),
+                    List.of(ScheduledLayout.name(ref.user(), ref.id()), now, leaseUntil)));
         }
-        return entries;
+        List<Object> replies = CLAIM.runAll(redis, calls);
+        List<Claim> claims = new ArrayList<>(replies.size());
+        for (int i = 0; i < replies.size(); i++) {
+            if (replies.get(i) instanceof RuntimeException e) {
+                claims.add(new Claim.Failed(e));
+                continue;
+            }
+            List<?> reply = (List<?>) replies.get(i);
+            String id = messages.get(i).id();
+            claims.add(switch ((int) RedisBytes.number(reply.get(0))) {
+                case 0 -> new Claim.Claimed(ScheduledLayout.parse((byte[]) reply.get(1), id));
+                case 1 -> new Claim.NotDue(ScheduledLayout.parse((byte[]) reply.get(1), id));
+                default -> new Claim.Gone();
+            });
+        }
+        return claims;
     }
 
     @Override
-    public List<Entry> due(int bucket, long untilMillis, int limit) {
+    public List<Entry> due(int bucket, long afterMillis, long untilMillis, int limit) {
         byte[] dueKey = RedisBytes.of(RedisKeys.scheduledDue(bucket));
         byte[] bodiesKey = RedisBytes.of(RedisKeys.scheduledBodies(bucket));
         return redis.execute((RedisCallback<List<Entry>>) c -> {
             java.util.Set<byte[]> members = c.zSetCommands().zRangeByScore(dueKey,
-                    Range.of(Range.Bound.unbounded(), Range.Bound.inclusive((double) untilMillis)),
+                    Range.of(afterMillis == Long.MIN_VALUE ? Range.Bound.unbounded()
+                            : Range.Bound.exclusive((double) afterMillis), Range.Bound.inclusive((double) untilMillis)),
                     Limit.limit().count(limit));
             List<Entry> entries = new ArrayList<>();
             if (members == null || members.isEmpty()) {
@@ -317,8 +291,8 @@ public final class RedisScheduledStore implements ScheduledStore {
             for (int i = 0; i < names.size(); i++) {
                 byte[] value = values == null ? null : values.get(i);
                 if (value != null) {
-                    String member = new String(names.get(i), StandardCharsets.UTF_8);
-                    entries.add(new Entry(member.substring(0, member.indexOf('\n')), parse(value)));
+                    byte[] name = names.get(i);
+                    entries.add(new Entry(ScheduledLayout.user(name), ScheduledLayout.parse(value, ScheduledLayout.id(name))));
                 }
             }
             return entries;
@@ -333,10 +307,25 @@ public final class RedisScheduledStore implements ScheduledStore {
     }
 
     @Override
-    public void done(String user, String id) {
-        int b = bucketOf(user);
-        DONE.run(redis, keys(RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b), RedisKeys.scheduledUser(b, user)),
-                List.of(member(user, id)));
+    public int doneAll(List<Ref> messages) {
+        List<LuaScript.Call> calls = new ArrayList<>(messages.size());
+        for (Ref ref : messages) {
+            int b = bucketOf(ref.user());
+            calls.add(new LuaScript.Call(
+                    keys(RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b), RedisKeys.scheduledUser(b, ref.user())),
+                    List.of(ScheduledLayout.name(ref.user(), ref.id()))));
+        }
+        int failed = 0;
+        List<Object> replies = DONE.runAll(redis, calls);
+        for (int i = 0; i < replies.size(); i++) {
+            if (replies.get(i) instanceof RuntimeException e) {
+                if (failed++ == 0) {
+                    log.warn("Could not forget sent scheduled message {} of {}: {}", messages.get(i).id(),
+                            messages.get(i).user(), e.toString());
+                }
+            }
+        }
+        return failed;
     }
 
     @Override

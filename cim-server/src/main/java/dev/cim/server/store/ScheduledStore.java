@@ -19,6 +19,14 @@ public interface ScheduledStore {
     record Entry(String user, Scheduled message) {
     }
 
+    /** A user's scheduled message, by id. */
+    record Ref(String user, String id) {
+    }
+
+    /** A message to {@link #registerAll register} for a user (all but its number). */
+    record Draft(String user, Scheduled draft) {
+    }
+
     /** What {@link #register} did. */
     sealed interface Registration {
         /** Scheduled now, with its number. */
@@ -31,6 +39,10 @@ public interface ScheduledStore {
 
         /** The user has {@code limit} scheduled messages already. */
         record TooMany(int limit) implements Registration {
+        }
+
+        /** In a batch: this one could not be done (it may have been; registering again is safe). */
+        record Failed(RuntimeException cause) implements Registration {
         }
     }
 
@@ -47,6 +59,10 @@ public interface ScheduledStore {
         /** Sent, being sent, cancelled, or never scheduled. */
         record Gone() implements Claim {
         }
+
+        /** In a batch: this one could not be done (if it was, its lease runs out and it is sent later). */
+        record Failed(RuntimeException cause) implements Claim {
+        }
     }
 
     /** How many buckets the messages are spread over; {@link #due} reads one at a time. */
@@ -56,7 +72,15 @@ public interface ScheduledStore {
      * Holds {@code draft} (all but its number) for {@code user}, unless a message with its id is
      * held already; refuses past {@code maxPerUser} messages.
      */
-    Registration register(String user, Scheduled draft, int maxPerUser);
+    default Registration register(String user, Scheduled draft, int maxPerUser) {
+        return single(registerAll(List.of(new Draft(user, draft)), maxPerUser).get(0));
+    }
+
+    /**
+     * {@link #register} for each of {@code drafts}, in order, in one round trip to the store; each
+     * answered on its own ({@link Registration.Failed} when that one failed).
+     */
+    List<Registration> registerAll(List<Draft> drafts, int maxPerUser);
 
     /** Every scheduled message of {@code user}, soonest first. */
     List<Scheduled> list(String user);
@@ -72,20 +96,48 @@ public interface ScheduledStore {
     Optional<Scheduled> cancel(String user, String id);
 
     /** Claims message {@code id} of {@code user} for sending, if it is due by {@code nowMillis}, until {@code leaseUntilMillis}. */
-    Claim claim(String user, String id, long nowMillis, long leaseUntilMillis);
+    default Claim claim(String user, String id, long nowMillis, long leaseUntilMillis) {
+        return single(claimAll(List.of(new Ref(user, id)), nowMillis, leaseUntilMillis).get(0));
+    }
 
-    /** Claims, at once, every message of {@code bucket} due by {@code nowMillis} (up to {@code limit}). */
-    List<Entry> claimDue(int bucket, long nowMillis, long leaseUntilMillis, int limit);
+    /**
+     * {@link #claim} for each of {@code messages}, in order, in one round trip to the store; each
+     * answered on its own ({@link Claim.Failed} when that one failed).
+     */
+    List<Claim> claimAll(List<Ref> messages, long nowMillis, long leaseUntilMillis);
 
-    /** Messages of {@code bucket} due before {@code untilMillis} and not claimed, soonest first, up to {@code limit}. */
-    List<Entry> due(int bucket, long untilMillis, int limit);
+    /**
+     * Messages of {@code bucket} not claimed and due after {@code afterMillis} ({@link Long#MIN_VALUE}:
+     * from the first) up to {@code untilMillis} included, soonest first, up to {@code limit}.
+     */
+    List<Entry> due(int bucket, long afterMillis, long untilMillis, int limit);
 
     /** Makes claims of {@code bucket} whose lease ran out before {@code nowMillis} claimable again; returns how many. */
     int releaseExpiredClaims(int bucket, long nowMillis);
 
     /** Message {@code id} of {@code user} was sent: forget it. */
-    void done(String user, String id);
+    default void done(String user, String id) {
+        doneAll(List.of(new Ref(user, id)));
+    }
+
+    /**
+     * {@link #done} for each of {@code messages}, in one round trip to the store.
+     *
+     * @return how many could not be forgotten (their claims run out and they are sent again; the
+     *         recipients' clients drop the repeats)
+     */
+    int doneAll(List<Ref> messages);
 
     /** Scheduled messages of all users (for metrics; may be approximate). */
     long count();
+
+    private static <T> T single(T outcome) {
+        if (outcome instanceof Registration.Failed failed) {
+            throw failed.cause();
+        }
+        if (outcome instanceof Claim.Failed failed) {
+            throw failed.cause();
+        }
+        return outcome;
+    }
 }

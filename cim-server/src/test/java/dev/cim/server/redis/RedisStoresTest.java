@@ -224,10 +224,42 @@ class RedisStoresTest {
         assertThat(store.edit("jon", "x", "new text", 0, 0)).get().extracting(Scheduled::getText).isEqualTo("new text");
         assertThat(store.edit("jon", "x", "", 500, 42)).get().extracting(Scheduled::getDueAtMillis).isEqualTo(500L);
         int bucket = Math.floorMod("jon".hashCode(), 16);
-        assertThat(store.due(bucket, 600, 100)).extracting(e -> e.message().getId()).contains("x");
+        assertThat(store.due(bucket, Long.MIN_VALUE, 600, 100)).extracting(e -> e.message().getId()).contains("x");
         assertThat(store.cancel("jon", "x")).get().extracting(Scheduled::getText).isEqualTo("new text");
         assertThat(store.edit("jon", "x", "too late", 0, 0)).isEmpty();
-        assertThat(store.due(bucket, 600, 100)).extracting(e -> e.message().getId()).doesNotContain("x");
+        assertThat(store.due(bucket, Long.MIN_VALUE, 600, 100)).extracting(e -> e.message().getId()).doesNotContain("x");
+    }
+
+    @Test
+    void batches_answerEachInOrder_packUsualIds_andSurviveRedisForgettingItsScripts() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        String usual = "9f86d081884c7d65-42";
+        List<ScheduledStore.Registration> registered = store.registerAll(List.of(
+                new ScheduledStore.Draft("kay", draft(usual, 100)),
+                new ScheduledStore.Draft("kay", draft("not-an-usual-id", 100)),
+                new ScheduledStore.Draft("lou", draft(usual, 300))), 10);
+        assertThat(registered).allSatisfy(r -> assertThat(r).isInstanceOf(ScheduledStore.Registration.Created.class));
+        assertThat(store.list("kay")).extracting(Scheduled::getId).containsExactlyInAnyOrder(usual, "not-an-usual-id");
+        assertThat(store.list("lou")).singleElement().extracting(Scheduled::getText).isEqualTo("text " + usual);
+
+        strings.execute((org.springframework.data.redis.core.RedisCallback<Void>) c -> {
+            c.scriptingCommands().scriptFlush(); // as after a restart of Redis without its scripts
+            return null;
+        });
+        List<ScheduledStore.Claim> claims = store.claimAll(List.of(new ScheduledStore.Ref("kay", usual),
+                new ScheduledStore.Ref("lou", usual), new ScheduledStore.Ref("kay", "never")), 200, 1_000);
+
+        assertThat(claims.get(0)).isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class,
+                c -> assertThat(c.message().getId()).isEqualTo(usual));
+        assertThat(claims.get(1)).isInstanceOf(ScheduledStore.Claim.NotDue.class);
+        assertThat(claims.get(2)).isInstanceOf(ScheduledStore.Claim.Gone.class);
+        assertThat(store.doneAll(List.of(new ScheduledStore.Ref("kay", usual)))).isZero();
+        assertThat(store.list("kay")).extracting(Scheduled::getId).containsExactly("not-an-usual-id");
+        int bucket = Math.floorMod("lou".hashCode(), 16);
+        assertThat(store.due(bucket, 299, 300, 10)).singleElement()
+                .satisfies(e -> assertThat(e.user()).isEqualTo("lou"))
+                .satisfies(e -> assertThat(e.message().getId()).isEqualTo(usual));
+        assertThat(store.due(bucket, 300, 400, 10)).as("after is excluded").isEmpty();
     }
 
     @Test
