@@ -1,5 +1,7 @@
 package dev.cim.e2e;
 
+import static org.assertj.core.api.Assertions.fail;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -92,7 +94,14 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
         args.addAll(serverArgs);
         // Redis' password through the environment, as in production: not on the command line.
         server = JavaProcess.start("cim-server", serverJar, args, RedisProcess.serverEnvironment(redisPassword));
-        server.await("listening on", START);
+        // The chat port opens before the rest of the start-up (Redis subscriptions, the management
+        // port) is done: wait for its end, so that a server that fails after listening fails here,
+        // with its output, and not later as clients that cannot connect.
+        JavaProcess.Line end = server.await(line -> line.contains("Started CimServerApplication")
+                || line.contains("APPLICATION FAILED TO START"), START, "the end of its start-up");
+        if (!end.text().contains("Started")) {
+            fail("cim-server did not start; its output:\n" + server.transcript());
+        }
     }
 
     /** Ends the server as a crash would. */
@@ -151,8 +160,22 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
     /** Starts a client for {@code user} and waits until it is logged in. */
     JavaProcess client(String user, String... extraArgs) throws IOException, InterruptedException {
         JavaProcess client = startClient(user, extraArgs);
-        client.await("logged in as " + user, START);
+        try {
+            client.await("logged in as " + user, START);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + serverState(), e);
+        }
         return client;
+    }
+
+    /** Whether the server still runs, and the end of its output: what a failed login needs explained. */
+    private String serverState() {
+        if (server == null) {
+            return "the server was not started";
+        }
+        List<String> lines = server.transcript().lines().toList();
+        return "the server is " + (server.isAlive() ? "running" : "gone") + "; the end of its output:\n"
+                + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
     }
 
     @Override
