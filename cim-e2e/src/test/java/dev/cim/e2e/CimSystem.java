@@ -169,13 +169,13 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
     }
 
     /** Whether the server still runs, and the end of its output: what a failed login needs explained. */
-    private String serverState() {
+    String serverState() {
         if (server == null) {
             return "the server was not started";
         }
         List<String> lines = server.transcript().lines().toList();
         return "the server is " + (server.isAlive() ? "running" : "gone") + "; the end of its output:\n"
-                + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+                + String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size()));
     }
 
     @Override
