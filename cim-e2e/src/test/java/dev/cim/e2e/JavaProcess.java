@@ -76,6 +76,11 @@ public final class JavaProcess implements AutoCloseable {
         return new JavaProcess(name, new ProcessBuilder(command).redirectErrorStream(true).start());
     }
 
+    /** The name it was started under. */
+    public String name() {
+        return name;
+    }
+
     /** The process, for signals. */
     public ProcessHandle handle() {
         return process.toHandle();

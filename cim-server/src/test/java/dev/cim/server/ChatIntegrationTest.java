@@ -238,6 +238,33 @@ class ChatIntegrationTest {
     }
 
     @Test
+    void clientBackOnANewConnectionBeforeTheOldOneEnded_getsWhatTheOldOneHeldFirst_inOrder() {
+        // As after a server frozen past the client's idle timeout: the client reconnects while the
+        // server still takes its old connection for open, with deliveries on it never acknowledged.
+        CimClient alice = online(name("alice"), new Recorder());
+        long origin = MessageIds.newOrigin();
+        try (RawClient abandoned = RawClient.connect(server.port()).login(name("bob"), origin);
+                RawClient bob = RawClient.connect(server.port())) {
+            alice.send(Recipient.user(name("bob")), "first");
+            alice.send(Recipient.user(name("bob")), "second");
+            await("both on the old connection").atMost(Recorder.WAIT)
+                    .until(() -> abandoned.received.stream().filter(Envelope::hasDelivery).count() == 2);
+
+            bob.login(name("bob"), origin);
+            alice.send(Recipient.user(name("bob")), "third");
+
+            await("three deliveries on the new connection").atMost(Recorder.WAIT).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        bob.send(Envelopes.ping(System.currentTimeMillis())); // this one stays; the old one is silent
+                        return bob.received.stream().filter(Envelope::hasDelivery).count() >= 3;
+                    });
+            assertThat(bob.received.stream().filter(Envelope::hasDelivery).map(e -> e.getDelivery().getChat().getText()))
+                    .containsExactly("first", "second", "third");
+            abandoned.awaitClosed(Recorder.WAIT);
+        }
+    }
+
+    @Test
     void recipientThatStopsReading_isDisconnectedWithAReason_andNothingIsLost() {
         CimClient alice = online(name("alice"), new Recorder());
         try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), MessageIds.newOrigin())) {

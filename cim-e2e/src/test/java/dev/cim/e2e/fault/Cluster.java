@@ -134,6 +134,34 @@ final class Cluster implements AutoCloseable {
         return all.toString();
     }
 
+    /** The lines of every client's output that start with {@code prefix}. */
+    List<String> clientLines(String prefix) {
+        List<String> lines = new ArrayList<>();
+        for (JavaProcess client : clients) {
+            client.transcript().lines().filter(line -> line.startsWith(prefix)).forEach(lines::add);
+        }
+        return lines;
+    }
+
+    /** Writes the output of every process of the cluster to {@code cim-e2e/target/fault-outputs/<fault>/}. */
+    void keepOutputs(String fault) throws IOException {
+        Path dir = Path.of(System.getProperty("cim.project.dir", "..")).toAbsolutePath().normalize()
+                .resolve("cim-e2e/target/fault-outputs").resolve(fault.replaceAll("[^A-Za-z0-9]+", "-"));
+        Files.createDirectories(dir);
+        List<JavaProcess> all = new ArrayList<>(clients);
+        for (JavaProcess server : servers) {
+            if (server != null) {
+                all.add(server);
+            }
+        }
+        for (int i = 0; i < all.size(); i++) {
+            JavaProcess process = all.get(i);
+            Files.writeString(dir.resolve(i + "-" + process.name().replaceAll("[^A-Za-z0-9]+", "-") + ".log"),
+                    process.transcript());
+        }
+        System.out.println("The outputs of the processes of '" + fault + "' are in " + dir);
+    }
+
     Path stateDir() {
         return work.resolve("clients");
     }

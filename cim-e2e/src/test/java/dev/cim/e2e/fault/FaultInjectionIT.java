@@ -39,6 +39,22 @@ class FaultInjectionIT {
         Files.writeString(target.resolve("fault-injection.md"), table, StandardCharsets.UTF_8);
     }
 
+    /**
+     * Records the case's row and asserts it came out clean; one that did not leaves every process'
+     * output in {@code target/fault-outputs/}, to read why. Refusals (told to their senders, so not
+     * lost) are printed with their reasons.
+     */
+    private static void checked(Cluster cluster, String fault, int times, Ledger.Counts counts) throws IOException {
+        record(fault, times, counts);
+        if (counts.refused() > 0) {
+            System.out.println("Refused in '" + fault + "': " + cluster.clientLines("FAIL "));
+        }
+        if (!counts.clean()) {
+            cluster.keepOutputs(fault);
+        }
+        assertThat(counts.clean()).as("%s", counts).isTrue();
+    }
+
     private static void record(String fault, int times, Ledger.Counts c) {
         rows.add(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |", fault, times, c.confirmed(),
                 c.shown(), c.lost(), c.duplicated(), c.outOfOrder(), c.unconfirmedShown(), c.refused()));
@@ -63,8 +79,7 @@ class FaultInjectionIT {
             last.await("DONE", WAIT);
             ledger.sender(last.transcript());
             Ledger.Counts counts = settle(ledger, List.of(receiver));
-            record("sender client SIGKILL, restarted", 3, counts);
-            assertThat(counts.clean()).as("%s", counts).isTrue();
+            checked(cluster, "sender client SIGKILL, restarted", 3, counts);
         }
     }
 
@@ -87,8 +102,7 @@ class FaultInjectionIT {
             Ledger ledger = new Ledger();
             ledger.sender(sender.transcript());
             Ledger.Counts counts = settle(ledger, receivers);
-            record("recipient client SIGKILL, restarted (inbox replay)", 3, counts);
-            assertThat(counts.clean()).as("%s", counts).isTrue();
+            checked(cluster, "recipient client SIGKILL, restarted (inbox replay)", 3, counts);
         }
     }
 
@@ -108,8 +122,7 @@ class FaultInjectionIT {
             Ledger ledger = new Ledger();
             ledger.sender(sender.transcript());
             Ledger.Counts counts = settle(ledger, List.of(receiver));
-            record("server SIGKILL, restarted on its data directory", 3, counts);
-            assertThat(counts.clean()).as("%s", counts).isTrue();
+            checked(cluster, "server SIGKILL, restarted on its data directory", 3, counts);
         }
     }
 
@@ -130,8 +143,7 @@ class FaultInjectionIT {
             Ledger ledger = new Ledger();
             ledger.sender(sender.transcript());
             Ledger.Counts counts = settle(ledger, List.of(receiver));
-            record("Redis SIGKILL (fsync always), restarted", 2, counts);
-            assertThat(counts.clean()).as("%s", counts).isTrue();
+            checked(cluster, "Redis SIGKILL (fsync always), restarted", 2, counts);
         }
     }
 
@@ -153,14 +165,7 @@ class FaultInjectionIT {
             Ledger ledger = new Ledger();
             ledger.sender(sender.transcript());
             Ledger.Counts counts = settle(ledger, List.of(receiver));
-            record("server SIGSTOP > idle timeout, SIGCONT", 2, counts);
-            // Known defect (README, Guarantees): on thawing, the recipient's new session can go live
-            // before its old connection's close moves that session's unacknowledged messages to the
-            // inbox, and newer messages then overtake them (181 of 1,200 in one run of three). Until
-            // a new session takes over the old one's window, this case holds to nothing lost and
-            // nothing twice, and counts the disorder in the table.
-            assertThat(counts.lost()).as("lost, %s", counts).isZero();
-            assertThat(counts.duplicated()).as("duplicated, %s", counts).isZero();
+            checked(cluster, "server SIGSTOP > idle timeout, SIGCONT", 2, counts);
         }
     }
 
@@ -181,8 +186,7 @@ class FaultInjectionIT {
                 Ledger ledger = new Ledger();
                 ledger.sender(sender.transcript());
                 Ledger.Counts counts = settle(ledger, List.of(receiver));
-                record("connections cut (TCP proxy)", cuts, counts);
-                assertThat(counts.clean()).as("%s", counts).isTrue();
+                checked(cluster, "connections cut (TCP proxy)", cuts, counts);
             }
         }
     }
@@ -206,10 +210,7 @@ class FaultInjectionIT {
             Ledger ledger = new Ledger();
             ledger.sender(sender.transcript());
             Ledger.Counts counts = settle(ledger, List.of(receiver));
-            record("two nodes, one SIGKILL (twice), users move to the other", 2, counts);
-            // Messages relayed towards the dead node wait for relay-timeout and are then stored; the
-            // newer ones wait behind them (Router's holds), so order holds here too.
-            assertThat(counts.clean()).as("%s", counts).isTrue();
+            checked(cluster, "two nodes, one SIGKILL (twice), users move to the other", 2, counts);
         }
     }
 

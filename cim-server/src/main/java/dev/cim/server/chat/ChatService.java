@@ -156,9 +156,10 @@ public final class ChatService {
         boolean created = accepted.created();
         Session session = new Session(lastSessionId.incrementAndGet(), user, origin, connection, users, inbox,
                 lanes.of(user), limits, this::sessionClosed);
+        Session previous = origin.current();
         origin.attach(session, System.nanoTime());
         listener.loggedIn(session);
-        connection.send(Envelopes.loginAccepted(LoginResult.newBuilder()
+        Envelope welcome = Envelopes.loginAccepted(LoginResult.newBuilder()
                 .setAccountCreated(created)
                 .setUserName(user)
                 .setSessionToken(accepted.token())
@@ -166,14 +167,47 @@ public final class ChatService {
                 .setHeartbeatIntervalMillis(heartbeat.toMillis())
                 .setMaxTextLength(limits.maxTextLength())
                 .setMaxScheduleMillis(scheduled.maxDelay().toMillis())
-                .addAllNodes(nodes)));
+                .addAllNodes(nodes));
+        metrics.loggedIn(created);
+        log.info("{} logged in{}", session, created ? ", account created" : "");
+        if (previous == null) {
+            enter(session, welcome);
+            return;
+        }
+        // The same client, back before its old connection was seen to end: the old session goes
+        // first (what it held to the inbox), and the new one starts where it stopped.
+        previous.replace(() -> {
+            List<String> onLanes = new ArrayList<>();
+            previous.gate.queuedRecipients().forEach(onLanes::add);
+            connection.owner().execute(() -> {
+                follow(session, onLanes);
+                enter(session, welcome);
+            });
+        });
+    }
+
+    /**
+     * On the new session's owner thread: its messages to {@code recipients} take their lanes, behind
+     * the replaced session's messages still there, as that session's own later ones would have.
+     */
+    private void follow(Session session, List<String> recipients) {
+        for (String recipient : recipients) {
+            session.gate.enter(recipient);
+            lanes.of(recipient).execute(() -> session.connection.owner().execute(() -> session.gate.leave(recipient)));
+        }
+    }
+
+    /** On the session's owner thread: tells the client it is logged in, joins the registry, reads the inbox. */
+    private void enter(Session session, Envelope welcome) {
+        if (session.isClosing()) {
+            return; // its connection closed before it could start: nothing was handed to it
+        }
+        session.connection.send(welcome);
         // Local routing sees the session before the store does, and the store before the inbox is
         // read: a message sent meanwhile is held here, or found in the inbox, never missed.
         users.add(session);
-        lanes.of(user).execute(() -> updatePresence(user));
+        lanes.of(session.user).execute(() -> updatePresence(session.user));
         session.start();
-        metrics.loggedIn(created);
-        log.info("{} logged in{}", session, created ? ", account created" : "");
     }
 
     private void refuse(Connection connection, LoginListener listener, String user, String reason,
@@ -206,6 +240,9 @@ public final class ChatService {
 
     /** A frame from a logged-in session; on its owner thread. */
     public void received(Session session, Envelope envelope) {
+        if (session.isClosing()) {
+            return; // replaced or closed: its client sends what was not answered again, on its new connection
+        }
         long id = envelope.getRequestId();
         switch (envelope.getKindCase()) {
             case SEND -> send(session, id, envelope.getSend());

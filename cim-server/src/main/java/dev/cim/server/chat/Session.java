@@ -330,6 +330,33 @@ public final class Session {
         return true;
     }
 
+    /**
+     * A newer connection of the same client (the same {@link Origin}) logged in while this one is
+     * still open here: its client gave up on it (a server frozen past the client's idle timeout, a
+     * connection cut without either end seeing it) and will never acknowledge what it holds, and
+     * sends what it had not had answered again on the newer one. Closes this session on its owner
+     * thread, which queues the store of what it had not acknowledged on the user's lane, then runs
+     * {@code then} there: the newer session, started after it, reads the inbox behind that store, so
+     * what this one held reaches the client before anything newer (not after it, once this
+     * connection's idle timeout has passed). Frames still arriving here are ignored from then on.
+     */
+    void replace(Runnable then) {
+        connection.owner().execute(() -> {
+            if (state == State.CATCHING_UP || state == State.LIVE) {
+                log.info("Session {} replaced by a newer connection of the same client; {} unacknowledged go to the inbox",
+                        this, window.size() + held.size());
+                connection.close(ErrorReply.Code.CODE_UNSPECIFIED, "replaced by a newer connection of this client");
+                closed();
+            }
+            then.run();
+        });
+    }
+
+    /** True once the session is closing: what its connection still sends is not for it. */
+    boolean isClosing() {
+        return state == State.CLOSING || state == State.CLOSED;
+    }
+
     /** The window is over its limits: the client is not reading. */
     private void overflow() {
         log.warn("Closing session {}: {} messages ({} bytes) unacknowledged", this, window.size(), windowBytes);
