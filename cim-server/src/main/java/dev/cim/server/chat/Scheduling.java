@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -125,6 +126,11 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
     private volatile long storedCount;
     /** Where the last scan read up to: later scans read from there (confined to the scanner thread). */
     private long scannedUntil = Long.MIN_VALUE;
+    /**
+     * Set when a claim failed (Redis unreachable, a script error): the message is no longer held and
+     * lies before {@link #scannedUntil}, so the next scan reads the whole window again.
+     */
+    private final AtomicBoolean rescan = new AtomicBoolean();
 
     Scheduling(ScheduledStore store, UserLanes lanes, Router router, LocalUsers users, PresenceStore presence, NodeBus bus,
             DelayScheduler wheel, Clock clock, Settings settings, int maxTextLength, IntSupplier peers,
@@ -205,7 +211,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
     void scan() {
         long now = clock.millis();
         long until = now + settings.window().toMillis();
-        long after = scannedUntil;
+        long after = rescan.getAndSet(false) ? Long.MIN_VALUE : scannedUntil;
         long overdue = now - settings.lease().toMillis();
         long count = 0;
         try {
@@ -228,6 +234,9 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             count = store.count();
         } catch (RuntimeException e) {
             log.warn("Could not scan the scheduled messages: {}", rootMessage(e));
+            if (after == Long.MIN_VALUE) {
+                rescan.set(true);
+            }
             return; // the next scan reads from the same point
         }
         scannedUntil = Math.max(after, until);
@@ -417,6 +426,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "scheduled message " + messageId
                     + " is not due yet by the server's clock; it will be sent at its time", false));
         } else if (claim instanceof ScheduledStore.Claim.Failed failure) {
+            rescan.set(true); // the server sends it once Redis answers again
             failed(session, id, failure.cause());
         } else {
             answer(session, notFound(id, messageId));
@@ -430,6 +440,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         } else if (claim instanceof ScheduledStore.Claim.NotDue notDue) {
             hold(user, notDue.message());
         } else if (claim instanceof ScheduledStore.Claim.Failed failure) {
+            rescan.set(true);
             log.warn("Could not send scheduled message {} of {}; the next scan retries: {}", id, user,
                     failure.cause().toString());
         }

@@ -6,18 +6,14 @@ import static org.awaitility.Awaitility.await;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.NodeMessage;
 import dev.cim.common.wheel.DelayScheduler;
-import dev.cim.server.store.NodeBus;
-import dev.cim.server.store.PresenceStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +30,8 @@ class RouterTest {
     /** Presence in a map; {@code there} stays listed, as a node that just died does for a while. */
     private final Map<String, Set<String>> where = new ConcurrentHashMap<>(Map.of("bob", Set.of(THERE)));
     private final ListInbox inbox = new ListInbox(user -> where.getOrDefault(user, Set.of()));
-    private final List<NodeMessage> sent = new CopyOnWriteArrayList<>();
+    private final RecordingBus bus = new RecordingBus();
+    private final List<NodeMessage> sent = bus.sent;
     private final LocalUsers users = new LocalUsers();
     private final UserLanes lanes = new UserLanes(1);
     private final DelayScheduler wheel = DelayScheduler.builder().tick(Duration.ofMillis(10)).build();
@@ -54,13 +51,14 @@ class RouterTest {
 
     /** A router whose relays wait {@code relayTimeout} for the other node, then store as ChatCore does. */
     private void router(Duration relayTimeout) {
-        relays = new Relays(new RecordingBus(), HERE, wheel, relayTimeout, (chat, tracker) ->
+        relays = new Relays(bus, HERE, wheel, relayTimeout, (chat, tracker) ->
                 lanes.of(chat.getRecipient()).execute(() -> {
                     inbox.store(chat.getRecipient(), List.of(chat));
                     tracker.stored();
                     router.pokeHere(chat.getRecipient());
                 }));
-        router = new Router(users, lanes, inbox, new MapPresence(), relays, () -> 1);
+        router = new Router(users, lanes, inbox,
+                new MapPresence(HERE, where, Map.of(HERE, "127.0.0.1:1", THERE, "127.0.0.1:2")), relays, () -> 1);
     }
 
     @Test
@@ -136,59 +134,5 @@ class RouterTest {
         source.submit(() -> { }).get();
         lanes.of("bob").submit(() -> { }).get();
         bobsThread.submit(() -> { }).get();
-    }
-
-    private final class RecordingBus implements NodeBus {
-        @Override
-        public void send(String node, NodeMessage message) {
-            sent.add(message);
-        }
-
-        @Override
-        public void broadcast(NodeMessage message) {
-            sent.add(message);
-        }
-
-        @Override
-        public void listen(Consumer<NodeMessage> listener) {
-        }
-    }
-
-    private final class MapPresence implements PresenceStore {
-        @Override
-        public String nodeId() {
-            return HERE;
-        }
-
-        @Override
-        public void registerNode(String address) {
-        }
-
-        @Override
-        public void sessions(String user, int sessions) {
-        }
-
-        @Override
-        public void refresh(String address, Map<String, Integer> users) {
-        }
-
-        @Override
-        public void unregisterNode(Iterable<String> users) {
-        }
-
-        @Override
-        public List<String> onlineUsers() {
-            return List.copyOf(where.keySet());
-        }
-
-        @Override
-        public Set<String> nodesOf(String user) {
-            return where.getOrDefault(user, Set.of());
-        }
-
-        @Override
-        public Map<String, String> liveNodes() {
-            return Map.of(HERE, "127.0.0.1:1", THERE, "127.0.0.1:2");
-        }
     }
 }

@@ -1,0 +1,76 @@
+package dev.cim.server.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.wheel.DelayScheduler;
+import dev.cim.server.store.ScheduledStore;
+import dev.cim.server.support.MutableClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server's side of scheduled messages, on one node whose clock stands still: the store is a
+ * fake in memory (claims can be made to fail); the lanes, the wheel and the router are real.
+ */
+class SchedulingTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(60);
+
+    private final MutableClock clock = new MutableClock();
+    private final MapScheduledStore store = new MapScheduledStore();
+    private final ListInbox inbox = new ListInbox();
+    private final LocalUsers users = new LocalUsers();
+    private final UserLanes lanes = new UserLanes(1);
+    private final DelayScheduler wheel = DelayScheduler.builder().tick(Duration.ofMillis(10)).build();
+    private final MapPresence presence = new MapPresence("here", Map.of(), Map.of("here", "127.0.0.1:1"));
+    private final RecordingBus bus = new RecordingBus();
+    private final Router router = new Router(users, lanes, inbox, presence,
+            new Relays(bus, "here", wheel, Duration.ofSeconds(1), (chat, tracker) -> { }), () -> 0);
+    private final Scheduling scheduling = new Scheduling(store, lanes, router, users, presence, bus, wheel, clock,
+            new Scheduling.Settings(Duration.ofDays(400), 1000, Duration.ofHours(1), Duration.ofMillis(50),
+                    Duration.ofSeconds(2), LEASE),
+            4000, () -> 0, new SimpleMeterRegistry());
+
+    @AfterEach
+    void stop() {
+        scheduling.close();
+        wheel.stopNow();
+        lanes.close(1_000);
+    }
+
+    @Test
+    void dueMessageOfAnOfflineSender_isClaimedAndRouted_once() {
+        store.put("alice", message("m1", "hello", clock.millis() - 1));
+
+        scheduling.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("hello"));
+        assertThat(store.claimed).containsExactly(new ScheduledStore.Ref("alice", "m1"));
+    }
+
+    @Test
+    void messageWhoseClaimFailed_isClaimedAgainAtTheNextScan_notALeaseLater() {
+        // The store does not answer when the message comes due; it answers again at once after.
+        // The scans read only what entered the window since the last one, so without a rescan the
+        // message would wait for the lease to pass over it: a minute late, here never (the clock
+        // stands still).
+        store.failClaims.set(1);
+        store.put("alice", message("m1", "hello", clock.millis() - 1));
+
+        scheduling.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("hello"));
+        assertThat(store.claimed).containsExactly(new ScheduledStore.Ref("alice", "m1"));
+        assertThat(inbox.texts()).containsExactly("hello");
+    }
+
+    private Scheduled message(String id, String text, long dueAtMillis) {
+        return Scheduled.newBuilder().setId(id).setNumber(1).setRecipient("bob").setText(text)
+                .setDueAtMillis(dueAtMillis).setRequestedMillis(1000).setCreatedAtMillis(dueAtMillis - 1000).build();
+    }
+}
