@@ -50,6 +50,7 @@ class ManagementIntegrationTest {
             HttpResponse<String> scrape = get(management, "/actuator/prometheus");
             assertThat(scrape.statusCode()).isEqualTo(200);
             assertThat(scrape.body()).contains("cim_logins_total{outcome=\"created\"} 2.0", "cim_messages_in_total",
+                    "cim_messages_out_total{kind=\"live\"} 1.0",
                     "cim_routing_seconds_bucket", "cim_sessions", "cim_users", "cim_scheduled_held", "jvm_memory_used_bytes");
             assertThat(get(management, "/actuator/health/readiness").statusCode()).isEqualTo(200);
 

@@ -10,7 +10,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The chat core's meters, all named {@code cim.*} (Prometheus: {@code cim_*}): logins, messages in
- * and out, and the routing time of each message from its arrival to its receipt.
+ * and out, and the routing time of each message from its arrival to its receipt. Sessions count
+ * what they write per flush, not per message, to keep the counters off the per-message path.
  */
 public final class ChatMetrics {
 
@@ -19,12 +20,22 @@ public final class ChatMetrics {
         void done(boolean stored, boolean failed);
     }
 
+    /** Counts the messages a session wrote to its client since it last said: live, or read from the inbox. */
+    interface Written {
+        /** For sessions whose writes nobody counts (tests). */
+        Written UNCOUNTED = (live, fromInbox) -> { };
+
+        void written(long live, long fromInbox);
+    }
+
     private final Counter loginsAccepted;
     private final Counter loginsCreated;
     private final Counter loginsRefused;
     private final Counter logouts;
     private final Counter rateLimited;
     private final Counter received;
+    private final Counter sentLive;
+    private final Counter sentFromInbox;
     private final Timer delivered;
     private final Timer stored;
     private final Timer failed;
@@ -41,6 +52,10 @@ public final class ChatMetrics {
         logouts = Counter.builder("cim.sessions.closed").description("sessions closed").register(registry);
         received = Counter.builder("cim.messages.in").tag("kind", "chat")
                 .description("chat messages received from clients").register(registry);
+        sentLive = Counter.builder("cim.messages.out").tag("kind", "live")
+                .description("messages written to recipients' sessions as they were routed").register(registry);
+        sentFromInbox = Counter.builder("cim.messages.out").tag("kind", "inbox")
+                .description("messages written to recipients' sessions from their inbox").register(registry);
         delivered = routing(registry, "delivered");
         stored = routing(registry, "stored");
         failed = routing(registry, "failed");
@@ -82,6 +97,18 @@ public final class ChatMetrics {
 
     void received() {
         received.increment();
+    }
+
+    /** What sessions report their writes to. */
+    Written written() {
+        return (live, fromInbox) -> {
+            if (live > 0) {
+                sentLive.increment(live);
+            }
+            if (fromInbox > 0) {
+                sentFromInbox.increment(fromInbox);
+            }
+        };
     }
 
     /** Starts timing a message now. */

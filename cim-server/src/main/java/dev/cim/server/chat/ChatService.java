@@ -64,6 +64,7 @@ public final class ChatService {
     private final Executor blocking;
     private final Duration heartbeat;
     private final ChatMetrics metrics;
+    private final ChatMetrics.Written written;
     private final SendRate sendRate;
     private final AtomicLong lastSessionId = new AtomicLong();
 
@@ -83,6 +84,7 @@ public final class ChatService {
         this.blocking = blocking;
         this.heartbeat = heartbeat;
         this.metrics = metrics;
+        this.written = metrics.written();
         this.sendRate = sendRate;
     }
 
@@ -155,7 +157,7 @@ public final class ChatService {
         String user = accepted.user();
         boolean created = accepted.created();
         Session session = new Session(lastSessionId.incrementAndGet(), user, origin, connection, users, inbox,
-                lanes.of(user), limits, this::sessionClosed);
+                lanes.of(user), limits, written, this::sessionClosed);
         Session previous = origin.current();
         origin.attach(session, System.nanoTime());
         listener.loggedIn(session);

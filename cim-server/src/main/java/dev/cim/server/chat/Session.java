@@ -70,6 +70,7 @@ public final class Session {
     private final InboxStore inbox;
     private final Executor lane;
     private final Limits limits;
+    private final ChatMetrics.Written counted;
     private final Consumer<Session> onClosed;
     private final Queue<Delivery> incoming = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
@@ -82,6 +83,9 @@ public final class Session {
     private final ArrayDeque<Sent> window = new ArrayDeque<>();
     private long windowBytes;
     private long written;
+    private long writtenFromInbox;
+    private long reportedLive;
+    private long reportedFromInbox;
     private long acknowledged;
     private final ArrayDeque<Delivery> held = new ArrayDeque<>();
     private String cursor = "0";
@@ -94,10 +98,11 @@ public final class Session {
     /**
      * @param users    the registry the session joins once its login is done, and leaves when it closes
      * @param lane     the user's lane ({@link UserLanes#of})
+     * @param counted  told how many messages the session wrote, at each flush
      * @param onClosed told on the owner thread once everything the session held is stored
      */
     Session(long id, String user, Origin origin, Connection connection, LocalUsers users, InboxStore inbox,
-            Executor lane, Limits limits, Consumer<Session> onClosed) {
+            Executor lane, Limits limits, ChatMetrics.Written counted, Consumer<Session> onClosed) {
         this.id = id;
         this.user = user;
         this.origin = origin;
@@ -106,6 +111,7 @@ public final class Session {
         this.inbox = inbox;
         this.lane = lane;
         this.limits = limits;
+        this.counted = counted;
         this.onClosed = onClosed;
     }
 
@@ -175,7 +181,7 @@ public final class Session {
             }
         }
         if (wrote) {
-            connection.flush();
+            flush();
         }
     }
 
@@ -200,10 +206,21 @@ public final class Session {
         window.add(new Sent(delivery, entry));
         windowBytes += delivery.bytes();
         written++;
+        if (entry != null) {
+            writtenFromInbox++;
+        }
         connection.write(delivery.envelope());
         if (window.size() > limits.windowMessages() || windowBytes > limits.windowBytes()) {
             overflow();
         }
+    }
+
+    private void flush() {
+        connection.flush();
+        long live = written - writtenFromInbox;
+        counted.written(live - reportedLive, writtenFromInbox - reportedFromInbox);
+        reportedLive = live;
+        reportedFromInbox = writtenFromInbox;
     }
 
     /** Login done and the session in the registry (live messages are held from now on): reads the inbox. */
@@ -261,7 +278,7 @@ public final class Session {
                 return;
             }
         }
-        connection.flush();
+        flush();
         if (page.size() == asked || pageWanted || flushes != flushesWhenAsked) {
             catchUp(); // more to read, or stored since this page was asked for
         } else {
@@ -278,7 +295,7 @@ public final class Session {
                 return;
             }
         }
-        connection.flush();
+        flush();
     }
 
     /** Stores the held messages behind what is being read, so that memory stays bounded. */

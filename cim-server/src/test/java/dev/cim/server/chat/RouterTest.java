@@ -120,7 +120,7 @@ class RouterTest {
         FakeConnection connection = new FakeConnection(bobsThread);
         Limits limits = new Limits(100, 1 << 20, 100, 10, 100, Duration.ofSeconds(1), 4000, 100, 500);
         Session session = new Session(1, "bob", new Origin("bob", 1, 0, 0), connection, users, inbox,
-                lanes.of("bob"), limits, s -> { });
+                lanes.of("bob"), limits, ChatMetrics.Written.UNCOUNTED, s -> { });
         users.add(session);
         where.merge("bob", Set.of(HERE), (was, here) -> Set.of(THERE, HERE));
         bobsThread.submit(session::start).get();

@@ -22,11 +22,16 @@ class SessionTest {
     private final LocalUsers users = new LocalUsers();
     private final List<String> outcomes = new ArrayList<>();
     private boolean closed;
+    private long writtenLive;
+    private long writtenFromInbox;
 
     private Session session(int window) {
         Limits limits = new Limits(window, 1 << 20, 3, 2, 100, Duration.ofSeconds(1), 4000, 100, 500);
         Session session = new Session(1, "bob", new Origin("bob", 1, 0, 0), connection, users, inbox, INLINE, limits,
-                s -> closed = true);
+                (live, fromInbox) -> {
+                    writtenLive += live;
+                    writtenFromInbox += fromInbox;
+                }, s -> closed = true);
         users.add(session);
         return session;
     }
@@ -49,6 +54,8 @@ class SessionTest {
 
         assertThat(connection.texts()).containsExactly("old1", "old2", "old3", "live1");
         assertThat(session.state()).isEqualTo(Session.State.LIVE);
+        assertThat(writtenFromInbox).as("counted as read from the inbox").isEqualTo(3);
+        assertThat(writtenLive).as("counted as live").isEqualTo(1);
     }
 
     @Test
@@ -104,7 +111,8 @@ class SessionTest {
             task.run();
         };
         Limits limits = new Limits(100, 1 << 20, 3, 2, 100, Duration.ofSeconds(1), 4000, 100, 500);
-        Session session = new Session(1, "bob", new Origin("bob", 1, 0, 0), connection, users, inbox, lane, limits,
+        Session session = new Session(1, "bob", new Origin("bob", 1, 0, 0), connection, users, inbox, lane,
+                limits, ChatMetrics.Written.UNCOUNTED,
                 s -> closed = true);
         users.add(session);
         entry[0] = users.get("bob");
