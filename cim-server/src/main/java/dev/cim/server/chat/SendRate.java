@@ -11,7 +11,8 @@ import java.util.function.LongSupplier;
  * user's bucket outlives their sessions (reconnecting does not refill it) and is forgotten once it
  * is full again, so memory follows the users who sent lately.
  *
- * <p>Thread-safe: a user's sessions may sit on different I/O threads.
+ * <p>Thread-safe: a user's sessions may sit on different I/O threads. A bucket is only read and
+ * changed inside the map's atomic per-key steps.
  */
 final class SendRate {
 
@@ -34,26 +35,31 @@ final class SendRate {
     /** Takes a token for {@code user}: 0 when granted, else the nanoseconds until one will be there. */
     long take(String user) {
         long now = nanoTime.getAsLong();
-        Bucket bucket = buckets.computeIfAbsent(user, u -> new Bucket(burst, now));
-        synchronized (bucket) {
-            bucket.refill(now, perNano, burst);
-            if (bucket.tokens >= 1) {
-                bucket.tokens--;
-                return 0;
+        long[] wait = new long[1];
+        // One atomic step per user with forgetIdle's: a bucket being forgotten is never taken from
+        // (which would hand out a fresh full bucket next, burst + 1 in all).
+        buckets.compute(user, (u, bucket) -> {
+            Bucket b = bucket != null ? bucket : new Bucket(burst, now);
+            b.refill(now, perNano, burst);
+            if (b.tokens >= 1) {
+                b.tokens--;
+            } else {
+                wait[0] = (long) Math.ceil((1 - b.tokens) / perNano);
             }
-            return (long) Math.ceil((1 - bucket.tokens) / perNano);
-        }
+            return b;
+        });
+        return wait[0];
     }
 
     /** Forgets the buckets that are full again: their users have not sent for a while. */
     void forgetIdle() {
         long now = nanoTime.getAsLong();
-        buckets.values().removeIf(bucket -> {
-            synchronized (bucket) {
+        for (String user : buckets.keySet()) {
+            buckets.computeIfPresent(user, (u, bucket) -> {
                 bucket.refill(now, perNano, burst);
-                return bucket.tokens >= burst;
-            }
-        });
+                return bucket.tokens >= burst ? null : bucket;
+            });
+        }
     }
 
     /** Users with a bucket (for tests and metrics). */
