@@ -96,6 +96,37 @@ public final class RedisScheduledStore implements ScheduledStore {
             return {#members}
             """);
 
+    // KEYS: due, claimed, bodies. ARGV: now, after ('' for the first), until, overdue until ('' for
+    // none), limit. RELEASE_EXPIRED, then the due reads of scanAll, with the bodies, and the count.
+    // Returns {freed, count, name, body, name, body, ...}.
+    private static final LuaScript SCAN = new LuaScript("scan", """
+            local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
+            for _, member in ipairs(expired) do
+              redis.call('ZREM', KEYS[2], member)
+              redis.call('ZADD', KEYS[1], ARGV[1], member)
+            end
+            local limit = tonumber(ARGV[5])
+            local from = '-inf'
+            if ARGV[2] ~= '' then from = '(' .. ARGV[2] end
+            local names = redis.call('ZRANGEBYSCORE', KEYS[1], from, ARGV[3], 'LIMIT', 0, limit)
+            if ARGV[4] ~= '' then
+              local upTo = ARGV[4]
+              if #expired > 0 then upTo = ARGV[1] end
+              for _, name in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', upTo, 'LIMIT', 0, limit)) do
+                names[#names + 1] = name
+              end
+            end
+            local out = {#expired, redis.call('HLEN', KEYS[3])}
+            for _, name in ipairs(names) do
+              local body = redis.call('HGET', KEYS[3], name)
+              if body then
+                out[#out + 1] = name
+                out[#out + 1] = body
+              end
+            end
+            return out
+            """);
+
     // KEYS: claimed, bodies, user. ARGV: member.
     private static final LuaScript DONE = new LuaScript("done", """
             redis.call('ZREM', KEYS[1], ARGV[1])
@@ -304,6 +335,37 @@ public final class RedisScheduledStore implements ScheduledStore {
         List<?> reply = (List<?>) RELEASE_EXPIRED.run(redis,
                 keys(RedisKeys.scheduledDue(bucket), RedisKeys.scheduledClaimed(bucket)), List.of(RedisBytes.of(nowMillis)));
         return (int) RedisBytes.number(reply.get(0));
+    }
+
+    /** One script call per bucket, all in one round trip. */
+    @Override
+    public Scan scanAll(long nowMillis, long afterMillis, long untilMillis, long overdueUntilMillis, int limit) {
+        List<byte[]> args = List.of(RedisBytes.of(nowMillis),
+                afterMillis == Long.MIN_VALUE ? new byte[0] : RedisBytes.of(afterMillis), RedisBytes.of(untilMillis),
+                overdueUntilMillis == Long.MIN_VALUE ? new byte[0] : RedisBytes.of(overdueUntilMillis),
+                RedisBytes.of(limit));
+        List<LuaScript.Call> calls = new ArrayList<>(buckets);
+        for (int b = 0; b < buckets; b++) {
+            calls.add(new LuaScript.Call(
+                    keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)), args));
+        }
+        int freed = 0;
+        long stored = 0;
+        List<Entry> entries = new ArrayList<>();
+        for (Object reply : SCAN.runAll(redis, calls)) {
+            if (reply instanceof RuntimeException e) {
+                throw e; // the whole scan is tried again
+            }
+            List<?> values = (List<?>) reply;
+            freed += (int) RedisBytes.number(values.get(0));
+            stored += RedisBytes.number(values.get(1));
+            for (int i = 2; i + 1 < values.size(); i += 2) {
+                byte[] name = (byte[]) values.get(i);
+                entries.add(new Entry(ScheduledLayout.user(name),
+                        ScheduledLayout.parse((byte[]) values.get(i + 1), ScheduledLayout.id(name))));
+            }
+        }
+        return new Scan(freed, entries, stored);
     }
 
     @Override

@@ -115,6 +115,34 @@ public interface ScheduledStore {
     /** Makes claims of {@code bucket} whose lease ran out before {@code nowMillis} claimable again; returns how many. */
     int releaseExpiredClaims(int bucket, long nowMillis);
 
+    /**
+     * What {@link #scanAll} found: how many claims it freed, the messages read, and how many
+     * messages the store holds in all.
+     */
+    record Scan(int freed, List<Entry> entries, long stored) {
+    }
+
+    /**
+     * A scan of every bucket, in one round trip where the store allows: in each, {@link #releaseExpiredClaims}
+     * at {@code nowMillis}, then {@link #due} from {@code afterMillis} to {@code untilMillis}, then,
+     * unless {@code overdueUntilMillis} is {@link Long#MIN_VALUE}, {@link #due} from the first up to
+     * {@code overdueUntilMillis} (up to {@code nowMillis} in a bucket where claims were freed: they
+     * are due again now); and {@link #count}. A message may be read twice.
+     */
+    default Scan scanAll(long nowMillis, long afterMillis, long untilMillis, long overdueUntilMillis, int limit) {
+        int freed = 0;
+        List<Entry> entries = new java.util.ArrayList<>();
+        for (int bucket = 0; bucket < buckets(); bucket++) {
+            int freedHere = releaseExpiredClaims(bucket, nowMillis);
+            freed += freedHere;
+            entries.addAll(due(bucket, afterMillis, untilMillis, limit));
+            if (overdueUntilMillis != Long.MIN_VALUE) {
+                entries.addAll(due(bucket, Long.MIN_VALUE, freedHere > 0 ? nowMillis : overdueUntilMillis, limit));
+            }
+        }
+        return new Scan(freed, entries, count());
+    }
+
     /** Message {@code id} of {@code user} was sent: forget it. */
     default void done(String user, String id) {
         doneAll(List.of(new Ref(user, id)));

@@ -217,6 +217,29 @@ class RedisStoresTest {
     }
 
     @Test
+    void scanAll_freesExpiredClaims_readsTheWindow_andWhatALeaseHasPassedOver_andCounts() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        store.register("mo", draft("a", 100), 10);
+        store.register("mo", draft("b", 300), 10);
+        store.register("mo", draft("c", 500), 10);
+        assertThat(store.claim("mo", "a", 150, 200)).isInstanceOf(ScheduledStore.Claim.Claimed.class);
+
+        ScheduledStore.Scan first = store.scanAll(250, Long.MIN_VALUE, 400, Long.MIN_VALUE, 100);
+
+        assertThat(first.freed()).as("a's lease ran out at 200").isPositive();
+        assertThat(ids(first, "mo")).containsExactly("a", "b"); // a due again at 250
+        assertThat(first.stored()).isEqualTo(store.count());
+
+        ScheduledStore.Scan next = store.scanAll(260, 400, 600, 250, 100);
+
+        assertThat(ids(next, "mo")).as("c entered the window; a is overdue").containsExactly("c", "a");
+    }
+
+    private static List<String> ids(ScheduledStore.Scan scan, String user) {
+        return scan.entries().stream().filter(e -> e.user().equals(user)).map(e -> e.message().getId()).toList();
+    }
+
+    @Test
     void edit_cancel_andDue_seeTheChanges() {
         ScheduledStore store = new RedisScheduledStore(bytes, 16);
         store.register("jon", draft("x", 1_000), 10);
