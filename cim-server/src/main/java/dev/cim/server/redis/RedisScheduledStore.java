@@ -86,37 +86,39 @@ public final class RedisScheduledStore implements ScheduledStore {
             return {0, value}
             """);
 
-    // KEYS: due, claimed. ARGV: now. Returns {count}.
-    private static final LuaScript RELEASE_EXPIRED = new LuaScript("release-expired", """
-            local members = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
-            for _, member in ipairs(members) do
+    /**
+     * Moves the claims whose lease ran out by ARGV[1] from KEYS[2] (claimed) back to KEYS[1] (due),
+     * due then; the Lua table {@code freed} holds them. The start of two scripts.
+     */
+    private static final String FREE_EXPIRED = """
+            local freed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
+            for _, member in ipairs(freed) do
               redis.call('ZREM', KEYS[2], member)
               redis.call('ZADD', KEYS[1], ARGV[1], member)
             end
-            return {#members}
+            """;
+
+    // KEYS: due, claimed. ARGV: now. Returns {count}.
+    private static final LuaScript RELEASE_EXPIRED = new LuaScript("release-expired", FREE_EXPIRED + """
+            return {#freed}
             """);
 
     // KEYS: due, claimed, bodies. ARGV: now, after ('' for the first), until, overdue until ('' for
-    // none), limit. RELEASE_EXPIRED, then the due reads of scanAll, with the bodies, and the count.
+    // none), limit. FREE_EXPIRED, then the due reads of scanAll, with the bodies, and the count.
     // Returns {freed, count, name, body, name, body, ...}.
-    private static final LuaScript SCAN = new LuaScript("scan", """
-            local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
-            for _, member in ipairs(expired) do
-              redis.call('ZREM', KEYS[2], member)
-              redis.call('ZADD', KEYS[1], ARGV[1], member)
-            end
+    private static final LuaScript SCAN = new LuaScript("scan", FREE_EXPIRED + """
             local limit = tonumber(ARGV[5])
             local from = '-inf'
             if ARGV[2] ~= '' then from = '(' .. ARGV[2] end
             local names = redis.call('ZRANGEBYSCORE', KEYS[1], from, ARGV[3], 'LIMIT', 0, limit)
             if ARGV[4] ~= '' then
               local upTo = ARGV[4]
-              if #expired > 0 then upTo = ARGV[1] end
+              if #freed > 0 then upTo = ARGV[1] end
               for _, name in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', upTo, 'LIMIT', 0, limit)) do
                 names[#names + 1] = name
               end
             end
-            local out = {#expired, redis.call('HLEN', KEYS[3])}
+            local out = {#freed, redis.call('HLEN', KEYS[3])}
             for _, name in ipairs(names) do
               local body = redis.call('HGET', KEYS[3], name)
               if body then
