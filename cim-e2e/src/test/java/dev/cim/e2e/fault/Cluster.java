@@ -146,7 +146,7 @@ final class Cluster implements AutoCloseable {
     /** Writes the output of every process of the cluster to {@code cim-e2e/target/fault-outputs/<fault>/}. */
     void keepOutputs(String fault) throws IOException {
         Path dir = Path.of(System.getProperty("cim.project.dir", "..")).toAbsolutePath().normalize()
-                .resolve("cim-e2e/target/fault-outputs").resolve(fault.replaceAll("[^A-Za-z0-9]+", "-"));
+                .resolve("cim-e2e/target/fault-outputs").resolve(fileName(fault));
         Files.createDirectories(dir);
         List<JavaProcess> all = new ArrayList<>(clients);
         for (JavaProcess server : servers) {
@@ -156,10 +156,13 @@ final class Cluster implements AutoCloseable {
         }
         for (int i = 0; i < all.size(); i++) {
             JavaProcess process = all.get(i);
-            Files.writeString(dir.resolve(i + "-" + process.name().replaceAll("[^A-Za-z0-9]+", "-") + ".log"),
-                    process.transcript());
+            Files.writeString(dir.resolve(i + "-" + fileName(process.name()) + ".log"), process.transcript());
         }
         System.out.println("The outputs of the processes of '" + fault + "' are in " + dir);
+    }
+
+    private static String fileName(String text) {
+        return text.replaceAll("[^A-Za-z0-9]+", "-");
     }
 
     Path stateDir() {

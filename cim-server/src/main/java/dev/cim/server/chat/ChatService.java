@@ -179,8 +179,7 @@ public final class ChatService {
         // The same client, back before its old connection was seen to end: the old session goes
         // first (what it held to the inbox), and the new one starts where it stopped.
         previous.replace(() -> {
-            List<String> onLanes = new ArrayList<>();
-            previous.gate.queuedRecipients().forEach(onLanes::add);
+            Iterable<String> onLanes = previous.gate.queuedRecipients(); // a copy, taken on its owner thread
             connection.owner().execute(() -> {
                 follow(session, onLanes);
                 enter(session, welcome);
@@ -192,7 +191,7 @@ public final class ChatService {
      * On the new session's owner thread: its messages to {@code recipients} take their lanes, behind
      * the replaced session's messages still there, as that session's own later ones would have.
      */
-    private void follow(Session session, List<String> recipients) {
+    private void follow(Session session, Iterable<String> recipients) {
         for (String recipient : recipients) {
             session.gate.enter(recipient);
             lanes.of(recipient).execute(() -> session.connection.owner().execute(() -> session.gate.leave(recipient)));

@@ -359,7 +359,7 @@ public final class Session {
      */
     void replace(Runnable then) {
         connection.owner().execute(() -> {
-            if (state == State.CATCHING_UP || state == State.LIVE) {
+            if (!isClosing()) {
                 log.info("Session {} replaced by a newer connection of the same client; {} unacknowledged go to the inbox",
                         this, window.size() + held.size());
                 connection.close(ErrorReply.Code.CODE_UNSPECIFIED, "replaced by a newer connection of this client");
