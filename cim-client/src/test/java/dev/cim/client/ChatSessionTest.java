@@ -159,7 +159,7 @@ class ChatSessionTest {
     void move_byDelay_asksForThatDelay_andShowsTheNewTime() throws Exception {
         Instant due = CLOCK.instant().plus(Duration.ofMinutes(10));
         ScheduledMessage moved = new ScheduledMessage(THREE.id(), 3, THREE.recipient(), THREE.text(), due,
-                Duration.ofMinutes(10), THREE.createdAt());
+                Duration.ofMinutes(10));
         when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of(THREE)));
         when(client.move(THREE.id(), Duration.ofMinutes(10))).thenReturn(CompletableFuture.completedFuture(moved));
 
@@ -185,7 +185,7 @@ class ChatSessionTest {
         Instant due = Instant.parse("2027-03-27T16:30:00Z"); // 17:30 in Paris
         when(client.schedule(Recipient.user("bob"), "call me", due)).thenReturn(CompletableFuture.completedFuture(
                 new ScheduledMessage("00000000000000a1-5", 5, Recipient.user("bob"), "call me", due,
-                        Duration.ofMinutes(450), CLOCK.instant())));
+                        Duration.ofMinutes(450))));
 
         run(":at 17:30 @bob call me", ":q!");
 
@@ -237,6 +237,6 @@ class ChatSessionTest {
 
     private static ScheduledMessage scheduled(String id, long number, String text) {
         return new ScheduledMessage(id, number, Recipient.user("bob"), text, Instant.parse("2027-03-27T10:00:00Z"),
-                Duration.ofHours(1), Instant.parse("2027-03-27T09:00:00Z"));
+                Duration.ofHours(1));
     }
 }

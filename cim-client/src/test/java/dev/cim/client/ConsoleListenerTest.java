@@ -79,7 +79,7 @@ class ConsoleListenerTest {
     @Test
     void onScheduledChange_saysWhatHappenedToWhichNumber() {
         ScheduledMessage message = new ScheduledMessage("00000000000000a1-3", 3, Recipient.user("bob"), "hi",
-                Instant.parse("2027-03-27T10:00:00Z"), Duration.ofHours(1), CLOCK.instant());
+                Instant.parse("2027-03-27T10:00:00Z"), Duration.ofHours(1));
 
         listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.SCHEDULED, message));
         listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.EDITED, message));

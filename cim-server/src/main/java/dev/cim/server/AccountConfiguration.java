@@ -6,9 +6,12 @@ import dev.cim.server.account.SessionTokens;
 import dev.cim.server.redis.RedisAccountStore;
 import dev.cim.server.redis.RedisAttemptCounters;
 import dev.cim.server.redis.RedisFull;
+import dev.cim.server.redis.RedisRoundTrips;
 import dev.cim.server.store.AccountStore;
 import dev.cim.server.store.AttemptCounters;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -40,11 +43,19 @@ class AccountConfiguration {
 
     /**
      * Byte values, for serialized protos. Like {@link #cimStringRedisTemplate}, it reports a Redis
-     * full to its {@code maxmemory} as a {@code StoreFullException} ({@link RedisFull}).
+     * full to its {@code maxmemory} as a {@code StoreFullException} ({@link RedisFull}) and times
+     * each round trip.
      */
+    /** Round trips to Redis timed in the meter registry, if the program has one (the account tool has not). */
     @Bean
-    RedisTemplate<String, byte[]> cimBytesRedisTemplate(RedisConnectionFactory connections) {
-        RedisTemplate<String, byte[]> template = new RedisFull.BytesTemplate();
+    RedisRoundTrips redisRoundTrips(ObjectProvider<MeterRegistry> meters) {
+        MeterRegistry registry = meters.getIfAvailable();
+        return registry == null ? RedisRoundTrips.untimed() : RedisRoundTrips.timedIn(registry);
+    }
+
+    @Bean
+    RedisTemplate<String, byte[]> cimBytesRedisTemplate(RedisConnectionFactory connections, RedisRoundTrips roundTrips) {
+        RedisTemplate<String, byte[]> template = new RedisFull.BytesTemplate(roundTrips);
         template.setConnectionFactory(connections);
         template.setKeySerializer(RedisSerializer.string());
         template.setValueSerializer(RedisSerializer.byteArray());
@@ -55,8 +66,8 @@ class AccountConfiguration {
 
     /** String keys and values; Spring Boot's own then steps aside. */
     @Bean
-    StringRedisTemplate cimStringRedisTemplate(RedisConnectionFactory connections) {
-        return new RedisFull.StringTemplate(connections);
+    StringRedisTemplate cimStringRedisTemplate(RedisConnectionFactory connections, RedisRoundTrips roundTrips) {
+        return new RedisFull.StringTemplate(connections, roundTrips);
     }
 
     @Bean

@@ -51,7 +51,9 @@ class ManagementIntegrationTest {
             assertThat(scrape.statusCode()).isEqualTo(200);
             assertThat(scrape.body()).contains("cim_logins_total{outcome=\"created\"} 2.0", "cim_messages_in_total",
                     "cim_messages_out_total{kind=\"live\"} 1.0",
-                    "cim_routing_seconds_bucket", "cim_sessions", "cim_users", "cim_scheduled_held", "jvm_memory_used_bytes");
+                    "cim_routing_seconds_bucket", "cim_sessions", "cim_users", "cim_scheduled_held", "jvm_memory_used_bytes",
+                    "cim_redis_seconds_count{outcome=\"ok\"}");
+            assertThat(scrape.body()).as("Redis is timed per round trip, not per command").doesNotContain("lettuce_seconds");
             assertThat(get(management, "/actuator/health/readiness").statusCode()).isEqualTo(200);
 
             redis.close();

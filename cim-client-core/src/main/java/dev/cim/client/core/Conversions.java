@@ -36,8 +36,7 @@ final class Conversions {
 
     static ScheduledMessage scheduled(Scheduled s) {
         return new ScheduledMessage(s.getId(), s.getNumber(), new Recipient(s.getRecipient()), s.getText(),
-                Instant.ofEpochMilli(s.getDueAtMillis()), Duration.ofMillis(s.getRequestedMillis()),
-                Instant.ofEpochMilli(s.getCreatedAtMillis()));
+                Instant.ofEpochMilli(s.getDueAtMillis()), Duration.ofMillis(s.getRequestedMillis()));
     }
 
     static ScheduledChange.Kind kind(dev.cim.common.protocol.proto.ScheduledChange.Kind kind) {

@@ -12,11 +12,11 @@ import java.util.Objects;
  * @param recipient who it is for
  * @param text      what it says
  * @param dueAt     when it will be sent
- * @param requested the delay asked for when it was scheduled
- * @param createdAt when it was scheduled
+ * @param requested the delay asked for when it was scheduled or last moved ({@code dueAt} less it is
+ *                  when that was, by the sender's clock)
  */
 public record ScheduledMessage(String id, long number, Recipient recipient, String text, Instant dueAt,
-        Duration requested, Instant createdAt) {
+        Duration requested) {
 
     public ScheduledMessage {
         Objects.requireNonNull(id, "id");
@@ -24,6 +24,5 @@ public record ScheduledMessage(String id, long number, Recipient recipient, Stri
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(dueAt, "dueAt");
         Objects.requireNonNull(requested, "requested");
-        Objects.requireNonNull(createdAt, "createdAt");
     }
 }

@@ -539,11 +539,11 @@ class CimClientTest {
         assertThat(schedule.getSchedule().getRequestedMillis()).isEqualTo(Duration.ofHours(2).toMillis());
         String id = MessageIds.of(client.origin(), schedule.getRequestId());
         Scheduled held = scheduled(id, 7, "lunch?", now.plus(Duration.ofHours(2))).toBuilder()
-                .setRequestedMillis(Duration.ofHours(2).toMillis()).setCreatedAtMillis(now.toEpochMilli()).build();
+                .setRequestedMillis(Duration.ofHours(2).toMillis()).build();
         connection.send(Envelopes.scheduledChange(schedule.getRequestId(),
                 Kind.SCHEDULED, held));
         ScheduledMessage expected = new ScheduledMessage(id, 7, Recipient.user("bob"), "lunch?",
-                now.plus(Duration.ofHours(2)), Duration.ofHours(2), now);
+                now.plus(Duration.ofHours(2)), Duration.ofHours(2));
         assertThat(scheduling).succeedsWithin(WAIT).isEqualTo(expected);
 
         CompletableFuture<List<ScheduledMessage>> listing = client.scheduled();
@@ -747,7 +747,7 @@ class CimClientTest {
 
     private static Scheduled scheduled(String id, long number, String text, Instant due) {
         return Scheduled.newBuilder().setId(id).setNumber(number).setRecipient("bob").setText(text)
-                .setDueAtMillis(due.toEpochMilli()).setRequestedMillis(1000).setCreatedAtMillis(SENT_AT.toEpochMilli())
+                .setDueAtMillis(due.toEpochMilli()).setRequestedMillis(1000)
                 .build();
     }
 

@@ -166,7 +166,7 @@ class ScheduledJobsTest {
     }
 
     private static ScheduledMessage message(String id, Instant due) {
-        return new ScheduledMessage(id, 1, Recipient.user("bob"), "hi", due, Duration.between(NOW, due).abs(), NOW);
+        return new ScheduledMessage(id, 1, Recipient.user("bob"), "hi", due, Duration.between(NOW, due).abs());
     }
 
     /** A job the test fires by hand. */

@@ -99,9 +99,9 @@ class ChatViewTest {
     @Test
     void scheduled_showsNumberDueTimeRecipientAndInertText() {
         view.scheduled(new ScheduledMessage("0000000000000001-7", 7, Recipient.user("bob"), "call\u001B[2J me",
-                Instant.parse("2027-03-27T16:30:00Z"), Duration.ofHours(3), SENT));
+                Instant.parse("2027-03-27T16:30:00Z"), Duration.ofHours(3)));
         view.scheduled(new ScheduledMessage("0000000000000001-8", 8, Recipient.EVERYONE, "lunch?",
-                Instant.parse("2027-03-28T10:00:00Z"), Duration.ofHours(21), SENT));
+                Instant.parse("2027-03-28T10:00:00Z"), Duration.ofHours(21)));
 
         assertThat(console.lines).containsExactly(
                 "  #7  17:30:00  to @bob  call^[[2J me",

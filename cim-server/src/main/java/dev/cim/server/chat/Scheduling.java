@@ -274,14 +274,12 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not scheduled: " + problem.get(), false));
             return;
         }
-        long now = clock.millis();
         Scheduled draft = Scheduled.newBuilder()
                 .setId(MessageIds.of(session.origin.origin, id))
                 .setRecipient(UserNames.canonical(schedule.getRecipient()))
                 .setText(schedule.getText())
                 .setDueAtMillis(schedule.getDueAtMillis())
                 .setRequestedMillis(Math.max(0, schedule.getRequestedMillis()))
-                .setCreatedAtMillis(now)
                 .build();
         registrations.add(session.user, new Registering(session, id, draft));
     }

@@ -3,6 +3,7 @@ package dev.cim.server.redis;
 import dev.cim.server.store.StoreFullException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -16,7 +17,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * core can tell the sender that the server's storage is full. Done once, in the templates every store
  * uses: each of their operations, scripts and transactions included, passes through
  * {@link RedisTemplate#execute(RedisCallback, boolean, boolean)}. An operator is warned in the log,
- * at most once a minute.
+ * at most once a minute. The same templates time each round trip ({@link RedisRoundTrips}).
  */
 public final class RedisFull {
 
@@ -57,31 +58,45 @@ public final class RedisFull {
         return false;
     }
 
-    /** A template of string keys and byte-array values (set its serializers) that translates. */
-    public static final class BytesTemplate extends RedisTemplate<String, byte[]> {
-        @Override
-        public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
-            try {
-                return super.execute(action, exposeConnection, pipeline);
-            } catch (RuntimeException e) {
-                throw translate(e);
-            }
+    /** A round trip through a template: timed, and a Redis full translated. */
+    private static <T> T roundTrip(RedisRoundTrips roundTrips, Supplier<T> call) {
+        long start = System.nanoTime();
+        try {
+            T result = call.get();
+            roundTrips.ended(start, true);
+            return result;
+        } catch (RuntimeException e) {
+            roundTrips.ended(start, false);
+            throw translate(e);
         }
     }
 
-    /** A {@link StringRedisTemplate} that translates. */
-    public static final class StringTemplate extends StringRedisTemplate {
-        public StringTemplate(RedisConnectionFactory connections) {
-            super(connections);
+    /** A template of string keys and byte-array values (set its serializers) that translates and times. */
+    public static final class BytesTemplate extends RedisTemplate<String, byte[]> {
+        private final RedisRoundTrips roundTrips;
+
+        public BytesTemplate(RedisRoundTrips roundTrips) {
+            this.roundTrips = roundTrips;
         }
 
         @Override
         public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
-            try {
-                return super.execute(action, exposeConnection, pipeline);
-            } catch (RuntimeException e) {
-                throw translate(e);
-            }
+            return roundTrip(roundTrips, () -> super.execute(action, exposeConnection, pipeline));
+        }
+    }
+
+    /** A {@link StringRedisTemplate} that translates and times. */
+    public static final class StringTemplate extends StringRedisTemplate {
+        private final RedisRoundTrips roundTrips;
+
+        public StringTemplate(RedisConnectionFactory connections, RedisRoundTrips roundTrips) {
+            super(connections);
+            this.roundTrips = roundTrips;
+        }
+
+        @Override
+        public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
+            return roundTrip(roundTrips, () -> super.execute(action, exposeConnection, pipeline));
         }
     }
 }

@@ -31,12 +31,12 @@ package dev.cim.server.redis;
  *       request number below which all its messages were resolved</td><td>TTL 30 days, renewed on
  *       write</td></tr>
  *   <tr><td>{@code cim:{sched:<b>}:due}</td><td>sorted set</td><td>{@code <user>\n<id>} by due time,
- *       epoch ms: the scheduled messages of bucket {@code b} not yet claimed</td><td>until claimed or
- *       cancelled</td></tr>
+ *       epoch ms: the scheduled messages of bucket {@code b}</td><td>until sent or cancelled</td></tr>
  *   <tr><td>{@code cim:{sched:<b>}:claimed}</td><td>sorted set</td><td>{@code <user>\n<id>} by lease
- *       end: messages being sent</td><td>until sent, or the lease ends</td></tr>
- *   <tr><td>{@code cim:{sched:<b>}:bodies}</td><td>hash</td><td>{@code <user>\n<id>} &rarr;
- *       {@code <number>\n<serialized Scheduled>}</td><td>until sent or cancelled</td></tr>
+ *       end: messages being sent (they stay in the due set)</td><td>until sent, or the lease ends</td></tr>
+ *   <tr><td>{@code cim:{sched:<b>}:bodies}</td><td>hash</td><td>{@code <user>\n<id>} &rarr; the
+ *       serialized {@code Scheduled} without its id and due time (see {@code ScheduledLayout})</td>
+ *       <td>until sent or cancelled</td></tr>
  *   <tr><td>{@code cim:{sched:<b>}:user:<user>}</td><td>hash</td><td>{@code n}: the last number given,
  *       {@code c}: how many the user has</td><td>forever</td></tr>
  *   <tr><td>{@code cim:node:<node>}</td><td>string</td><td>the node's address: alive while it

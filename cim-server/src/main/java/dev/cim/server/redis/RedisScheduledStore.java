@@ -3,14 +3,14 @@ package dev.cim.server.redis;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.server.store.ScheduledStore;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.data.domain.Range;
-import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisTemplate;
@@ -27,27 +27,58 @@ import org.springframework.data.redis.core.ScanOptions;
  * packed) with its body as value, and nothing else; {@link ScheduledLayout} has the bytes. A user's
  * messages are listed by scanning their bucket's hash for their prefix, which with the default 256
  * buckets reads a few thousand fields.
+ *
+ * <h3>Claims</h3>
+ * A claimed message stays in the due set, at its due time (its body does not hold it), and is also
+ * in the claimed set until its lease ends; everything that reads the due set for sending passes over
+ * the claimed ones. A claim whose lease has ended is simply forgotten: the message is overdue, and the
+ * next scan finds it.
  */
 public final class RedisScheduledStore implements ScheduledStore {
 
     private static final Logger log = LoggerFactory.getLogger(RedisScheduledStore.class);
 
-    // KEYS: due, bodies, user. ARGV: member, max per user, due at, body (without number).
-    // Returns {0, value} created, {1, value} existing, {2, count} too many.
+    // KEYS: due, bodies, user (all of one user). ARGV: max per user, then for each message its name,
+    // due time and draft. Returns for each three values: 0, number, 0 created; 1, body, due existing;
+    // 2, count, 0 too many. The number is put in front of the draft as protobuf field 2 (a varint).
     private static final LuaScript REGISTER = new LuaScript("register", """
-            local existing = redis.call('HGET', KEYS[2], ARGV[1])
-            if existing then return {1, existing} end
-            local count = tonumber(redis.call('HGET', KEYS[3], 'c') or '0')
-            if count >= tonumber(ARGV[2]) then return {2, count} end
-            local number = redis.call('HINCRBY', KEYS[3], 'n', 1)
-            redis.call('HINCRBY', KEYS[3], 'c', 1)
-            local value = number .. '\\n' .. ARGV[4]
-            redis.call('HSET', KEYS[2], ARGV[1], value)
-            redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-            return {0, value}
+            local max = tonumber(ARGV[1])
+            local counters = redis.call('HMGET', KEYS[3], 'n', 'c')
+            local number = tonumber(counters[1] or '0')
+            local count = tonumber(counters[2] or '0')
+            local created = false
+            local out = {}
+            for i = 2, #ARGV, 3 do
+              local existing = redis.call('HGET', KEYS[2], ARGV[i])
+              if existing then
+                out[#out + 1] = 1
+                out[#out + 1] = existing
+                out[#out + 1] = redis.call('ZSCORE', KEYS[1], ARGV[i]) or ARGV[i + 1]
+              elseif count >= max then
+                out[#out + 1] = 2
+                out[#out + 1] = count
+                out[#out + 1] = 0
+              else
+                number = number + 1
+                count = count + 1
+                created = true
+                local n, field = number, '\\16'
+                while n >= 128 do
+                  field = field .. string.char(n % 128 + 128)
+                  n = math.floor(n / 128)
+                end
+                redis.call('HSET', KEYS[2], ARGV[i], field .. string.char(n) .. ARGV[i + 2])
+                redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+                out[#out + 1] = 0
+                out[#out + 1] = number
+                out[#out + 1] = 0
+              end
+            end
+            if created then redis.call('HSET', KEYS[3], 'n', number, 'c', count) end
+            return out
             """);
 
-    // KEYS: due, claimed, bodies. ARGV: member, expected value, new value, new due ('' for unchanged).
+    // KEYS: due, claimed, bodies. ARGV: member, expected body, new body, new due ('' for unchanged).
     // Returns {0} changed, {1} being sent, {2} gone, {3} changed meanwhile (read again).
     private static final LuaScript EDIT = new LuaScript("edit", """
             if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return {1} end
@@ -59,80 +90,76 @@ public final class RedisScheduledStore implements ScheduledStore {
             return {0}
             """);
 
-    // KEYS: due, claimed, bodies, user. ARGV: member. Returns {0, value} cancelled, {1} being sent, {2} gone.
+    // KEYS: due, claimed, bodies, user. ARGV: member.
+    // Returns {0, body, due} cancelled, {1} being sent, {2} gone.
     private static final LuaScript CANCEL = new LuaScript("cancel", """
             if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return {1} end
             local value = redis.call('HGET', KEYS[3], ARGV[1])
             if not value then return {2} end
+            local due = redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0'
             redis.call('HDEL', KEYS[3], ARGV[1])
             redis.call('ZREM', KEYS[1], ARGV[1])
             redis.call('HINCRBY', KEYS[4], 'c', -1)
-            return {0, value}
+            return {0, value, due}
             """);
 
     // KEYS: due, claimed, bodies. ARGV: member, now, lease end.
-    // Returns {0, value} claimed, {1, value} not due, {2} gone.
+    // Returns {0, body, due} claimed, {1, body, due} not due, {2} gone (or claimed, its lease running).
     private static final LuaScript CLAIM = new LuaScript("claim", """
+            local lease = redis.call('ZSCORE', KEYS[2], ARGV[1])
+            if lease and tonumber(lease) > tonumber(ARGV[2]) then return {2} end
             local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
             if not due then return {2} end
             local value = redis.call('HGET', KEYS[3], ARGV[1])
             if not value then
               redis.call('ZREM', KEYS[1], ARGV[1])
+              redis.call('ZREM', KEYS[2], ARGV[1])
               return {2}
             end
-            if tonumber(due) > tonumber(ARGV[2]) then return {1, value} end
-            redis.call('ZREM', KEYS[1], ARGV[1])
+            if tonumber(due) > tonumber(ARGV[2]) then return {1, value, due} end
             redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-            return {0, value}
-            """);
-
-    /**
-     * Moves the claims whose lease ran out by ARGV[1] from KEYS[2] (claimed) back to KEYS[1] (due),
-     * due then; the Lua table {@code freed} holds them. The start of two scripts.
-     */
-    private static final String FREE_EXPIRED = """
-            local freed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
-            for _, member in ipairs(freed) do
-              redis.call('ZREM', KEYS[2], member)
-              redis.call('ZADD', KEYS[1], ARGV[1], member)
-            end
-            """;
-
-    // KEYS: due, claimed. ARGV: now. Returns {count}.
-    private static final LuaScript RELEASE_EXPIRED = new LuaScript("release-expired", FREE_EXPIRED + """
-            return {#freed}
+            return {0, value, due}
             """);
 
     // KEYS: due, claimed, bodies. ARGV: now, after ('' for the first), until, overdue until ('' for
-    // none), limit. FREE_EXPIRED, then the due reads of scanAll, with the bodies, and the count.
-    // Returns {freed, count, name, body, name, body, ...}.
-    private static final LuaScript SCAN = new LuaScript("scan", FREE_EXPIRED + """
+    // none), limit. Forgets the claims whose lease ended by now (their messages are overdue in the due
+    // set), reads the due set from after (excluded) to until and from the first to overdue until,
+    // passing over the claimed, and counts. Returns {freed, count, name, due, body, ...}.
+    private static final LuaScript SCAN = new LuaScript("scan", """
+            local freed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
+            for _, name in ipairs(freed) do
+              redis.call('ZREM', KEYS[2], name)
+              -- Servers before 2026-11-24 took a claimed message out of the due set.
+              if not redis.call('ZSCORE', KEYS[1], name) then redis.call('ZADD', KEYS[1], ARGV[1], name) end
+            end
             local limit = tonumber(ARGV[5])
             local from = '-inf'
             if ARGV[2] ~= '' then from = '(' .. ARGV[2] end
-            local names = redis.call('ZRANGEBYSCORE', KEYS[1], from, ARGV[3], 'LIMIT', 0, limit)
+            local found = redis.call('ZRANGEBYSCORE', KEYS[1], from, ARGV[3], 'WITHSCORES', 'LIMIT', 0, limit)
             if ARGV[4] ~= '' then
-              local upTo = ARGV[4]
-              if #freed > 0 then upTo = ARGV[1] end
-              for _, name in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', upTo, 'LIMIT', 0, limit)) do
-                names[#names + 1] = name
+              for _, x in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[4], 'WITHSCORES', 'LIMIT', 0, limit)) do
+                found[#found + 1] = x
               end
             end
             local out = {#freed, redis.call('HLEN', KEYS[3])}
-            for _, name in ipairs(names) do
-              local body = redis.call('HGET', KEYS[3], name)
-              if body then
-                out[#out + 1] = name
-                out[#out + 1] = body
+            for i = 1, #found, 2 do
+              if not redis.call('ZSCORE', KEYS[2], found[i]) then
+                local body = redis.call('HGET', KEYS[3], found[i])
+                if body then
+                  out[#out + 1] = found[i]
+                  out[#out + 1] = found[i + 1]
+                  out[#out + 1] = body
+                end
               end
             end
             return out
             """);
 
-    // KEYS: claimed, bodies, user. ARGV: member.
+    // KEYS: due, claimed, bodies, user. ARGV: member.
     private static final LuaScript DONE = new LuaScript("done", """
+            redis.call('ZREM', KEYS[2], ARGV[1])
             redis.call('ZREM', KEYS[1], ARGV[1])
-            if redis.call('HDEL', KEYS[2], ARGV[1]) == 1 then redis.call('HINCRBY', KEYS[3], 'c', -1) end
+            if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then redis.call('HINCRBY', KEYS[4], 'c', -1) end
             return {0}
             """);
 
@@ -168,33 +195,50 @@ public final class RedisScheduledStore implements ScheduledStore {
         return bytes;
     }
 
+    /** One script call per user in the batch: most of a batch's messages share their sender with others. */
     @Override
     public List<Registration> registerAll(List<Draft> drafts, int maxPerUser) {
+        Map<String, List<Integer>> byUser = new LinkedHashMap<>();
+        for (int i = 0; i < drafts.size(); i++) {
+            byUser.computeIfAbsent(drafts.get(i).user(), u -> new ArrayList<>()).add(i);
+        }
         byte[] max = RedisBytes.of(maxPerUser);
-        List<LuaScript.Call> calls = new ArrayList<>(drafts.size());
-        for (Draft d : drafts) {
-            int b = bucketOf(d.user());
+        List<LuaScript.Call> calls = new ArrayList<>(byUser.size());
+        for (Map.Entry<String, List<Integer>> user : byUser.entrySet()) {
+            int b = bucketOf(user.getKey());
+            List<byte[]> args = new ArrayList<>(1 + 3 * user.getValue().size());
+            args.add(max);
+            for (int i : user.getValue()) {
+                Scheduled draft = drafts.get(i).draft();
+                args.add(ScheduledLayout.name(user.getKey(), draft.getId()));
+                args.add(RedisBytes.of(draft.getDueAtMillis()));
+                args.add(ScheduledLayout.draft(draft));
+            }
             calls.add(new LuaScript.Call(
-                    keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledBodies(b), RedisKeys.scheduledUser(b, d.user())),
-                    List.of(ScheduledLayout.name(d.user(), d.draft().getId()), max, RedisBytes.of(d.draft().getDueAtMillis()),
-                            ScheduledLayout.draft(d.draft()))));
+                    keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledBodies(b), RedisKeys.scheduledUser(b, user.getKey())),
+                    args));
         }
         List<Object> replies = REGISTER.runAll(redis, calls);
-        List<Registration> registrations = new ArrayList<>(replies.size());
-        for (int i = 0; i < replies.size(); i++) {
-            if (replies.get(i) instanceof RuntimeException e) {
-                registrations.add(new Registration.Failed(e));
-                continue;
+        Registration[] registrations = new Registration[drafts.size()];
+        int call = 0;
+        for (List<Integer> positions : byUser.values()) {
+            Object reply = replies.get(call++);
+            for (int k = 0; k < positions.size(); k++) {
+                int i = positions.get(k);
+                registrations[i] = reply instanceof RuntimeException e
+                        ? new Registration.Failed(e) : registration((List<?>) reply, 3 * k, drafts.get(i).draft(), maxPerUser);
             }
-            List<?> reply = (List<?>) replies.get(i);
-            String id = drafts.get(i).draft().getId();
-            registrations.add(switch ((int) RedisBytes.number(reply.get(0))) {
-                case 0 -> new Registration.Created(ScheduledLayout.parse((byte[]) reply.get(1), id));
-                case 1 -> new Registration.Existing(ScheduledLayout.parse((byte[]) reply.get(1), id));
-                default -> new Registration.TooMany(maxPerUser);
-            });
         }
-        return registrations;
+        return Arrays.asList(registrations);
+    }
+
+    private static Registration registration(List<?> reply, int at, Scheduled draft, int maxPerUser) {
+        return switch ((int) RedisBytes.number(reply.get(at))) {
+            case 0 -> new Registration.Created(draft.toBuilder().setNumber(RedisBytes.number(reply.get(at + 1))).build());
+            case 1 -> new Registration.Existing(ScheduledLayout.parse((byte[]) reply.get(at + 1), draft.getId(),
+                    ScheduledLayout.dueAt(reply.get(at + 2))));
+            default -> new Registration.TooMany(maxPerUser);
+        };
     }
 
     @Override
@@ -202,16 +246,30 @@ public final class RedisScheduledStore implements ScheduledStore {
         int b = bucketOf(user);
         byte[] key = RedisBytes.of(RedisKeys.scheduledBodies(b));
         String prefix = user + '\n';
+        byte[] dueKey = RedisBytes.of(RedisKeys.scheduledDue(b));
         List<Scheduled> messages = new ArrayList<>();
         // The pattern is a filter on Redis' side; each name's user is checked here too.
         redis.execute((RedisCallback<Void>) c -> {
+            List<byte[]> names = new ArrayList<>();
+            List<byte[]> bodies = new ArrayList<>();
             ScanOptions options = ScanOptions.scanOptions().match(globEscape(prefix) + "*").count(1000).build();
             try (Cursor<Map.Entry<byte[], byte[]>> cursor = c.hashCommands().hScan(key, options)) {
                 while (cursor.hasNext()) {
                     Map.Entry<byte[], byte[]> field = cursor.next();
                     if (ScheduledLayout.user(field.getKey()).equals(user)) {
-                        messages.add(ScheduledLayout.parse(field.getValue(), ScheduledLayout.id(field.getKey())));
+                        names.add(field.getKey());
+                        bodies.add(field.getValue());
                     }
+                }
+            }
+            if (names.isEmpty()) {
+                return null;
+            }
+            List<Double> dues = c.zSetCommands().zMScore(dueKey, names.toArray(byte[][]::new));
+            for (int i = 0; i < names.size(); i++) {
+                Double due = dues == null ? null : dues.get(i);
+                if (due != null) { // else cancelled or sent since the hash was read
+                    messages.add(ScheduledLayout.parse(bodies.get(i), ScheduledLayout.id(names.get(i)), due.longValue()));
                 }
             }
             return null;
@@ -236,12 +294,16 @@ public final class RedisScheduledStore implements ScheduledStore {
         int b = bucketOf(user);
         byte[] member = ScheduledLayout.name(user, id);
         for (int attempt = 0; attempt < 10; attempt++) {
-            byte[] current = redis.execute((RedisCallback<byte[]>) c ->
-                    c.hashCommands().hGet(RedisBytes.of(RedisKeys.scheduledBodies(b)), member));
-            if (current == null) {
+            byte[][] read = redis.execute((RedisCallback<byte[][]>) c -> {
+                Double due = c.zSetCommands().zScore(RedisBytes.of(RedisKeys.scheduledDue(b)), member);
+                return new byte[][] {c.hashCommands().hGet(RedisBytes.of(RedisKeys.scheduledBodies(b)), member),
+                        due == null ? null : RedisBytes.of(due.longValue())};
+            });
+            byte[] current = read[0];
+            if (current == null || read[1] == null) {
                 return Optional.empty();
             }
-            Scheduled.Builder changed = ScheduledLayout.parse(current, id).toBuilder();
+            Scheduled.Builder changed = ScheduledLayout.parse(current, id, ScheduledLayout.dueAt(read[1])).toBuilder();
             if (!text.isEmpty()) {
                 changed.setText(text);
             }
@@ -274,7 +336,8 @@ public final class RedisScheduledStore implements ScheduledStore {
                         RedisKeys.scheduledUser(b, user)),
                 List.of(ScheduledLayout.name(user, id)));
         return RedisBytes.number(reply.get(0)) == 0
-                ? Optional.of(ScheduledLayout.parse((byte[]) reply.get(1), id)) : Optional.empty();
+                ? Optional.of(ScheduledLayout.parse((byte[]) reply.get(1), id, ScheduledLayout.dueAt(reply.get(2))))
+                : Optional.empty();
     }
 
     @Override
@@ -298,45 +361,12 @@ public final class RedisScheduledStore implements ScheduledStore {
             List<?> reply = (List<?>) replies.get(i);
             String id = messages.get(i).id();
             claims.add(switch ((int) RedisBytes.number(reply.get(0))) {
-                case 0 -> new Claim.Claimed(ScheduledLayout.parse((byte[]) reply.get(1), id));
-                case 1 -> new Claim.NotDue(ScheduledLayout.parse((byte[]) reply.get(1), id));
+                case 0 -> new Claim.Claimed(ScheduledLayout.parse((byte[]) reply.get(1), id, ScheduledLayout.dueAt(reply.get(2))));
+                case 1 -> new Claim.NotDue(ScheduledLayout.parse((byte[]) reply.get(1), id, ScheduledLayout.dueAt(reply.get(2))));
                 default -> new Claim.Gone();
             });
         }
         return claims;
-    }
-
-    @Override
-    public List<Entry> due(int bucket, long afterMillis, long untilMillis, int limit) {
-        byte[] dueKey = RedisBytes.of(RedisKeys.scheduledDue(bucket));
-        byte[] bodiesKey = RedisBytes.of(RedisKeys.scheduledBodies(bucket));
-        return redis.execute((RedisCallback<List<Entry>>) c -> {
-            java.util.Set<byte[]> members = c.zSetCommands().zRangeByScore(dueKey,
-                    Range.of(afterMillis == Long.MIN_VALUE ? Range.Bound.unbounded()
-                            : Range.Bound.exclusive((double) afterMillis), Range.Bound.inclusive((double) untilMillis)),
-                    Limit.limit().count(limit));
-            List<Entry> entries = new ArrayList<>();
-            if (members == null || members.isEmpty()) {
-                return entries;
-            }
-            List<byte[]> names = new ArrayList<>(members);
-            List<byte[]> values = c.hashCommands().hMGet(bodiesKey, names.toArray(byte[][]::new));
-            for (int i = 0; i < names.size(); i++) {
-                byte[] value = values == null ? null : values.get(i);
-                if (value != null) {
-                    byte[] name = names.get(i);
-                    entries.add(new Entry(ScheduledLayout.user(name), ScheduledLayout.parse(value, ScheduledLayout.id(name))));
-                }
-            }
-            return entries;
-        });
-    }
-
-    @Override
-    public int releaseExpiredClaims(int bucket, long nowMillis) {
-        List<?> reply = (List<?>) RELEASE_EXPIRED.run(redis,
-                keys(RedisKeys.scheduledDue(bucket), RedisKeys.scheduledClaimed(bucket)), List.of(RedisBytes.of(nowMillis)));
-        return (int) RedisBytes.number(reply.get(0));
     }
 
     /** One script call per bucket, all in one round trip. */
@@ -361,10 +391,10 @@ public final class RedisScheduledStore implements ScheduledStore {
             List<?> values = (List<?>) reply;
             freed += (int) RedisBytes.number(values.get(0));
             stored += RedisBytes.number(values.get(1));
-            for (int i = 2; i + 1 < values.size(); i += 2) {
+            for (int i = 2; i + 2 < values.size(); i += 3) {
                 byte[] name = (byte[]) values.get(i);
-                entries.add(new Entry(ScheduledLayout.user(name),
-                        ScheduledLayout.parse((byte[]) values.get(i + 1), ScheduledLayout.id(name))));
+                entries.add(new Entry(ScheduledLayout.user(name), ScheduledLayout.parse((byte[]) values.get(i + 2),
+                        ScheduledLayout.id(name), ScheduledLayout.dueAt(values.get(i + 1)))));
             }
         }
         return new Scan(freed, entries, stored);
@@ -376,7 +406,8 @@ public final class RedisScheduledStore implements ScheduledStore {
         for (Ref ref : messages) {
             int b = bucketOf(ref.user());
             calls.add(new LuaScript.Call(
-                    keys(RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b), RedisKeys.scheduledUser(b, ref.user())),
+                    keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b),
+                            RedisKeys.scheduledUser(b, ref.user())),
                     List.of(ScheduledLayout.name(ref.user(), ref.id()))));
         }
         int failed = 0;

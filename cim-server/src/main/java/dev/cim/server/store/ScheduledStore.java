@@ -65,7 +65,7 @@ public interface ScheduledStore {
         }
     }
 
-    /** How many buckets the messages are spread over; {@link #due} reads one at a time. */
+    /** How many buckets the messages are spread over. */
     int buckets();
 
     /**
@@ -107,15 +107,6 @@ public interface ScheduledStore {
     List<Claim> claimAll(List<Ref> messages, long nowMillis, long leaseUntilMillis);
 
     /**
-     * Messages of {@code bucket} not claimed and due after {@code afterMillis} ({@link Long#MIN_VALUE}:
-     * from the first) up to {@code untilMillis} included, soonest first, up to {@code limit}.
-     */
-    List<Entry> due(int bucket, long afterMillis, long untilMillis, int limit);
-
-    /** Makes claims of {@code bucket} whose lease ran out before {@code nowMillis} claimable again; returns how many. */
-    int releaseExpiredClaims(int bucket, long nowMillis);
-
-    /**
      * What {@link #scanAll} found: how many claims it freed, the messages read, and how many
      * messages the store holds in all.
      */
@@ -123,25 +114,15 @@ public interface ScheduledStore {
     }
 
     /**
-     * A scan of every bucket, in one round trip where the store allows: in each, {@link #releaseExpiredClaims}
-     * at {@code nowMillis}, then {@link #due} from {@code afterMillis} to {@code untilMillis}, then,
-     * unless {@code overdueUntilMillis} is {@link Long#MIN_VALUE}, {@link #due} from the first up to
-     * {@code overdueUntilMillis} (up to {@code nowMillis} in a bucket where claims were freed: they
-     * are due again now); and {@link #count}. A message may be read twice.
+     * A scan of every bucket, in one round trip where the store allows: in each, it makes the claims
+     * whose lease ended by {@code nowMillis} claimable again (their messages are overdue then), and
+     * reads the messages not claimed due after {@code afterMillis} ({@link Long#MIN_VALUE}: from the
+     * first) up to {@code untilMillis} included, then, unless {@code overdueUntilMillis} is
+     * {@link Long#MIN_VALUE}, those due up to {@code overdueUntilMillis} (a freed claim's message is
+     * among them once a lease has passed since its due time, which it has when its lease ended),
+     * each read up to {@code limit} per bucket; and counts them all. A message may be read twice.
      */
-    default Scan scanAll(long nowMillis, long afterMillis, long untilMillis, long overdueUntilMillis, int limit) {
-        int freed = 0;
-        List<Entry> entries = new java.util.ArrayList<>();
-        for (int bucket = 0; bucket < buckets(); bucket++) {
-            int freedHere = releaseExpiredClaims(bucket, nowMillis);
-            freed += freedHere;
-            entries.addAll(due(bucket, afterMillis, untilMillis, limit));
-            if (overdueUntilMillis != Long.MIN_VALUE) {
-                entries.addAll(due(bucket, Long.MIN_VALUE, freedHere > 0 ? nowMillis : overdueUntilMillis, limit));
-            }
-        }
-        return new Scan(freed, entries, count());
-    }
+    Scan scanAll(long nowMillis, long afterMillis, long untilMillis, long overdueUntilMillis, int limit);
 
     /** Message {@code id} of {@code user} was sent: forget it. */
     default void done(String user, String id) {

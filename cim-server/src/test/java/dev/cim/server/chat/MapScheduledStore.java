@@ -78,23 +78,27 @@ final class MapScheduledStore implements ScheduledStore {
     }
 
     @Override
-    public synchronized List<Entry> due(int bucket, long afterMillis, long untilMillis, int limit) {
+    public synchronized Scan scanAll(long nowMillis, long afterMillis, long untilMillis, long overdueUntilMillis,
+            int limit) {
+        List<Ref> expired = leases.entrySet().stream().filter(e -> e.getValue() <= nowMillis).map(Map.Entry::getKey).toList();
+        expired.forEach(ref -> {
+            leases.remove(ref);
+            due.put(ref, bodies.get(ref).getDueAtMillis());
+        });
+        List<Entry> entries = new ArrayList<>(due(afterMillis, untilMillis, limit));
+        if (overdueUntilMillis != Long.MIN_VALUE) {
+            entries.addAll(due(Long.MIN_VALUE, overdueUntilMillis, limit));
+        }
+        return new Scan(expired.size(), entries, bodies.size());
+    }
+
+    private List<Entry> due(long afterMillis, long untilMillis, int limit) {
         return due.entrySet().stream()
                 .filter(e -> (afterMillis == Long.MIN_VALUE || e.getValue() > afterMillis) && e.getValue() <= untilMillis)
                 .sorted(Map.Entry.comparingByValue(Comparator.naturalOrder()))
                 .limit(limit)
                 .map(e -> new Entry(e.getKey().user(), bodies.get(e.getKey())))
                 .toList();
-    }
-
-    @Override
-    public synchronized int releaseExpiredClaims(int bucket, long nowMillis) {
-        List<Ref> expired = leases.entrySet().stream().filter(e -> e.getValue() < nowMillis).map(Map.Entry::getKey).toList();
-        expired.forEach(ref -> {
-            leases.remove(ref);
-            due.put(ref, nowMillis);
-        });
-        return expired.size();
     }
 
     @Override

@@ -71,6 +71,6 @@ class SchedulingTest {
 
     private Scheduled message(String id, String text, long dueAtMillis) {
         return Scheduled.newBuilder().setId(id).setNumber(1).setRecipient("bob").setText(text)
-                .setDueAtMillis(dueAtMillis).setRequestedMillis(1000).setCreatedAtMillis(dueAtMillis - 1000).build();
+                .setDueAtMillis(dueAtMillis).setRequestedMillis(1000).build();
     }
 }

@@ -176,7 +176,7 @@ class RedisStoresTest {
 
     private static Scheduled draft(String id, long due) {
         return Scheduled.newBuilder().setId(id).setRecipient("bob").setText("text " + id).setDueAtMillis(due)
-                .setRequestedMillis(1000).setCreatedAtMillis(due - 1000).build();
+                .setRequestedMillis(1000).build();
     }
 
     @Test
@@ -198,6 +198,65 @@ class RedisStoresTest {
     }
 
     @Test
+    void oneUsersBatch_numbersInOrder_seesItsOwnRepeats_andStopsAtTheCap() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        List<ScheduledStore.Registration> registered = store.registerAll(List.of(
+                new ScheduledStore.Draft("pat", draft("a", 10)), new ScheduledStore.Draft("pat", draft("b", 20)),
+                new ScheduledStore.Draft("pat", draft("a", 10)), new ScheduledStore.Draft("pat", draft("c", 30))), 2);
+
+        assertThat(registered.get(0)).isInstanceOfSatisfying(ScheduledStore.Registration.Created.class,
+                c -> assertThat(c.message().getNumber()).isEqualTo(1));
+        assertThat(registered.get(1)).isInstanceOfSatisfying(ScheduledStore.Registration.Created.class,
+                c -> assertThat(c.message().getNumber()).isEqualTo(2));
+        assertThat(registered.get(2)).isInstanceOfSatisfying(ScheduledStore.Registration.Existing.class,
+                e -> assertThat(e.message()).isEqualTo(draft("a", 10).toBuilder().setNumber(1).build()));
+        assertThat(registered.get(3)).isEqualTo(new ScheduledStore.Registration.TooMany(2));
+    }
+
+    @Test
+    void numbersPast127_takeTwoBytes_andReadBack() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        List<ScheduledStore.Draft> drafts = new java.util.ArrayList<>();
+        for (int i = 1; i <= 300; i++) {
+            drafts.add(new ScheduledStore.Draft("quin", draft("q" + i, i)));
+        }
+        store.registerAll(drafts, 1_000);
+
+        assertThat(store.list("quin")).extracting(Scheduled::getNumber)
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 300).boxed().toList());
+        assertThat(store.list("quin").get(199)).isEqualTo(draft("q200", 200).toBuilder().setNumber(200).build());
+    }
+
+    @Test
+    void whatEarlierServersStored_isStillRead_andTheirExpiredClaimsAreDueAgain() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        int b = Math.floorMod("rex".hashCode(), 16);
+        // As servers before 2026-11-24 wrote them: "<number>\n" and the message with its due and creation
+        // times; a claimed message only in the claimed set.
+        Scheduled waiting = draft("w", 700).toBuilder().setNumber(4).build();
+        Scheduled claimed = draft("c", 100).toBuilder().setNumber(5).build();
+        bytes.execute((org.springframework.data.redis.core.RedisCallback<Void>) c -> {
+            for (Scheduled m : List.of(waiting, claimed)) {
+                byte[] earlier = java.nio.ByteBuffer.allocate(2 + m.getSerializedSize() + 2)
+                        .put((byte) ('0' + m.getNumber())).put((byte) '\n').put(m.toByteArray())
+                        .put((byte) 0x38).put((byte) 1) // field 7, the creation time
+                        .array();
+                c.hashCommands().hSet(RedisBytes.of(RedisKeys.scheduledBodies(b)), ScheduledLayout.name("rex", m.getId()),
+                        earlier);
+            }
+            c.zSetCommands().zAdd(RedisBytes.of(RedisKeys.scheduledDue(b)), 700, ScheduledLayout.name("rex", "w"));
+            c.zSetCommands().zAdd(RedisBytes.of(RedisKeys.scheduledClaimed(b)), 200, ScheduledLayout.name("rex", "c"));
+            return null;
+        });
+
+        assertThat(store.list("rex")).containsExactly(waiting);
+        ScheduledStore.Scan scan = store.scanAll(300, Long.MIN_VALUE, 1_000, Long.MIN_VALUE, 100);
+        assertThat(ids(scan, "rex")).as("the claim's lease ended at 200: due again now").containsExactly("c", "w");
+        assertThat(store.claim("rex", "c", 300, 400)).isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class,
+                c -> assertThat(c.message().getText()).isEqualTo("text c"));
+    }
+
+    @Test
     void claim_onlyOnce_onlyWhenDue_andAnExpiredClaimCanBeClaimedAgain() {
         ScheduledStore store = new RedisScheduledStore(bytes, 16);
         store.register("ivy", draft("m", 100), 10);
@@ -206,10 +265,9 @@ class RedisStoresTest {
         assertThat(store.claim("ivy", "m", 100, 200)).isInstanceOf(ScheduledStore.Claim.Claimed.class);
         assertThat(store.claim("ivy", "m", 101, 200)).isInstanceOf(ScheduledStore.Claim.Gone.class);
         assertThat(store.cancel("ivy", "m")).isEmpty(); // being sent
-        int bucket = Math.floorMod("ivy".hashCode(), 16);
-        assertThat(store.releaseExpiredClaims(bucket, 199)).isZero();
-        assertThat(store.releaseExpiredClaims(bucket, 201)).isEqualTo(1);
-        assertThat(store.claim("ivy", "m", 202, 300)).isInstanceOf(ScheduledStore.Claim.Claimed.class);
+        assertThat(store.claim("ivy", "m", 199, 300)).as("its lease runs").isInstanceOf(ScheduledStore.Claim.Gone.class);
+        assertThat(store.claim("ivy", "m", 202, 300)).isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class,
+                c -> assertThat(c.message().getDueAtMillis()).as("still due when it was").isEqualTo(100));
 
         store.done("ivy", "m");
         assertThat(store.list("ivy")).isEmpty();
@@ -224,15 +282,23 @@ class RedisStoresTest {
         store.register("mo", draft("c", 500), 10);
         assertThat(store.claim("mo", "a", 150, 200)).isInstanceOf(ScheduledStore.Claim.Claimed.class);
 
+        ScheduledStore.Scan claimed = store.scanAll(190, Long.MIN_VALUE, 400, Long.MIN_VALUE, 100);
+        assertThat(ids(claimed, "mo")).as("a is claimed, its lease running").containsExactly("b");
+
         ScheduledStore.Scan first = store.scanAll(250, Long.MIN_VALUE, 400, Long.MIN_VALUE, 100);
 
         assertThat(first.freed()).as("a's lease ran out at 200").isPositive();
-        assertThat(ids(first, "mo")).containsExactly("a", "b"); // a due again at 250
+        assertThat(ids(first, "mo")).containsExactly("a", "b");
+        assertThat(first.entries()).filteredOn(e -> e.message().getId().equals("a")).singleElement()
+                .satisfies(e -> assertThat(e.message().getDueAtMillis()).isEqualTo(100));
         assertThat(first.stored()).isEqualTo(store.count());
 
         ScheduledStore.Scan next = store.scanAll(260, 400, 600, 250, 100);
 
         assertThat(ids(next, "mo")).as("c entered the window; a is overdue").containsExactly("c", "a");
+        assertThat(next.entries()).filteredOn(e -> e.message().getId().equals("c")).singleElement()
+                .satisfies(e -> assertThat(e.message().getText()).isEqualTo("text c"))
+                .satisfies(e -> assertThat(e.message().getDueAtMillis()).isEqualTo(500));
     }
 
     private static List<String> ids(ScheduledStore.Scan scan, String user) {
@@ -240,17 +306,20 @@ class RedisStoresTest {
     }
 
     @Test
-    void edit_cancel_andDue_seeTheChanges() {
+    void edit_cancel_andScans_seeTheChanges() {
         ScheduledStore store = new RedisScheduledStore(bytes, 16);
         store.register("jon", draft("x", 1_000), 10);
 
         assertThat(store.edit("jon", "x", "new text", 0, 0)).get().extracting(Scheduled::getText).isEqualTo("new text");
         assertThat(store.edit("jon", "x", "", 500, 42)).get().extracting(Scheduled::getDueAtMillis).isEqualTo(500L);
-        int bucket = Math.floorMod("jon".hashCode(), 16);
-        assertThat(store.due(bucket, Long.MIN_VALUE, 600, 100)).extracting(e -> e.message().getId()).contains("x");
-        assertThat(store.cancel("jon", "x")).get().extracting(Scheduled::getText).isEqualTo("new text");
+        assertThat(store.list("jon")).singleElement().satisfies(m -> assertThat(m.getDueAtMillis()).isEqualTo(500))
+                .satisfies(m -> assertThat(m.getRequestedMillis()).isEqualTo(42))
+                .satisfies(m -> assertThat(m.getText()).isEqualTo("new text"));
+        assertThat(ids(store.scanAll(0, 499, 500, Long.MIN_VALUE, 100), "jon")).containsExactly("x");
+        assertThat(store.cancel("jon", "x")).get().satisfies(m -> assertThat(m.getText()).isEqualTo("new text"))
+                .satisfies(m -> assertThat(m.getDueAtMillis()).isEqualTo(500));
         assertThat(store.edit("jon", "x", "too late", 0, 0)).isEmpty();
-        assertThat(store.due(bucket, Long.MIN_VALUE, 600, 100)).extracting(e -> e.message().getId()).doesNotContain("x");
+        assertThat(ids(store.scanAll(0, Long.MIN_VALUE, 600, Long.MIN_VALUE, 100), "jon")).isEmpty();
     }
 
     @Test
@@ -278,11 +347,8 @@ class RedisStoresTest {
         assertThat(claims.get(2)).isInstanceOf(ScheduledStore.Claim.Gone.class);
         assertThat(store.doneAll(List.of(new ScheduledStore.Ref("kay", usual)))).isZero();
         assertThat(store.list("kay")).extracting(Scheduled::getId).containsExactly("not-an-usual-id");
-        int bucket = Math.floorMod("lou".hashCode(), 16);
-        assertThat(store.due(bucket, 299, 300, 10)).singleElement()
-                .satisfies(e -> assertThat(e.user()).isEqualTo("lou"))
-                .satisfies(e -> assertThat(e.message().getId()).isEqualTo(usual));
-        assertThat(store.due(bucket, 300, 400, 10)).as("after is excluded").isEmpty();
+        assertThat(ids(store.scanAll(0, 299, 300, Long.MIN_VALUE, 10), "lou")).containsExactly(usual);
+        assertThat(ids(store.scanAll(0, 300, 400, Long.MIN_VALUE, 10), "lou")).as("after is excluded").isEmpty();
     }
 
     @Test
