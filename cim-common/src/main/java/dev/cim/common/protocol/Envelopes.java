@@ -77,7 +77,8 @@ public final class Envelopes {
                         .setRecipient(recipient)
                         .setText(text)
                         .setDueAtMillis(dueAtMillis)
-                        .setRequestedMillis(requestedMillis))
+                        .setRequestedMillis(requestedMillis)
+                        .build())
                 .build();
     }
 

@@ -2,7 +2,6 @@ package dev.cim.common.protocol;
 
 import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The rule for user names, shared so a client can check a name before the server refuses it.
@@ -29,8 +28,6 @@ public final class UserNames {
     /** The longest user name, in characters. */
     public static final int MAX_LENGTH = 32;
 
-    private static final Pattern CHARACTERS = Pattern.compile("[A-Za-z0-9_.-]{1," + MAX_LENGTH + "}");
-    private static final Pattern SHAPE = Pattern.compile("[A-Za-z0-9]([_.-]?[A-Za-z0-9])*");
     private static final String EXPECTED = "expected: 1 to " + MAX_LENGTH
             + " of A-Z a-z 0-9 _ - ., beginning and ending with a letter or digit, no two of _ - . in a row";
 
@@ -42,13 +39,36 @@ public final class UserNames {
         if (name == null || name.isEmpty()) {
             return Optional.of("a user name is required");
         }
-        if (!CHARACTERS.matcher(name).matches() || !SHAPE.matcher(name).matches()) {
+        if (!wellFormed(name)) {
             return Optional.of("invalid user name (" + EXPECTED + ")");
         }
-        if (ChatRules.EVERYONE.equals(canonical(name))) {
+        if (ChatRules.EVERYONE.equalsIgnoreCase(name)) {
             return Optional.of("'" + ChatRules.EVERYONE + "' is reserved for messages to all users");
         }
         return Optional.empty();
+    }
+
+    /**
+     * The characters and shape of the rule, in one pass. A loop rather than two regular expressions:
+     * every scheduled message's recipient is checked by the server and again by the client that reads
+     * the answer, and the expressions took 5 to 7 % of each one's CPU when scheduling.
+     */
+    private static boolean wellFormed(String name) {
+        if (name.length() > MAX_LENGTH) {
+            return false;
+        }
+        boolean afterPunctuation = true; // so the first must be a letter or digit
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+                afterPunctuation = false;
+            } else if ((c == '_' || c == '.' || c == '-') && !afterPunctuation) {
+                afterPunctuation = true;
+            } else {
+                return false;
+            }
+        }
+        return !afterPunctuation; // and so must the last
     }
 
     /** True when {@code name} is a valid user name. */

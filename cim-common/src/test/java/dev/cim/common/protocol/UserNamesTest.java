@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class UserNamesTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"alice", "Bob_2", "a.b-c", "x", "7", "abcdefghijklmnopqrstuvwxyz012345"})
+    @ValueSource(strings = {"alice", "Bob_2", "a.b-c", "x", "7", "abcdefghijklmnopqrstuvwxyz012345", "a_b.c-d", "A1-b2"})
     void isValid_lettersDigitsAndSinglePunctuationInside_isTrue(String name) {
         assertThat(UserNames.isValid(name)).isTrue();
     }
@@ -18,7 +18,8 @@ class UserNamesTest {
     @ParameterizedTest
     @NullAndEmptySource
     @ValueSource(strings = {"everyone", "Everyone", "al ice", "@bob", "ä", "аlice" /* Cyrillic а */,
-            "abcdefghijklmnopqrstuvwxyz0123456", "alice.", ".alice", "_bob", "a..b", "a.-b", "bob\u001b[2J"})
+            "abcdefghijklmnopqrstuvwxyz0123456", "alice.", ".alice", "_bob", "a..b", "a.-b", "bob\u001b[2J", "-", "a-",
+            "a_", "a b", "a\u0000"})
     void problem_invalidName_saysWhy(String name) {
         assertThat(UserNames.problem(name)).hasValueSatisfying(reason -> assertThat(reason).isNotBlank());
     }

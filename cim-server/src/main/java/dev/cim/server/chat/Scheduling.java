@@ -36,6 +36,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -297,18 +298,20 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             batch.forEach(r -> failed(r.session(), r.requestId(), e));
             return;
         }
+        Replies replies = new Replies();
         for (int i = 0; i < batch.size(); i++) {
-            registered(batch.get(i).session(), batch.get(i).requestId(), results.get(i));
+            registered(replies, batch.get(i).session(), batch.get(i).requestId(), results.get(i));
         }
+        replies.send();
     }
 
-    private void registered(Session session, long id, ScheduledStore.Registration registration) {
+    private void registered(Replies replies, Session session, long id, ScheduledStore.Registration registration) {
         if (registration instanceof ScheduledStore.Registration.Failed failure) {
             failed(session, id, failure.cause());
             return;
         }
         if (registration instanceof ScheduledStore.Registration.TooMany tooMany) {
-            answer(session, Envelopes.error(id, ErrorReply.Code.TOO_MANY_SCHEDULED, "not scheduled: you have "
+            replies.add(session, Envelopes.error(id, ErrorReply.Code.TOO_MANY_SCHEDULED, "not scheduled: you have "
                     + tooMany.limit() + " scheduled messages, the most the server keeps for one user "
                     + "(cim.server.delays.max-per-user); cancel some first", false));
             return;
@@ -317,9 +320,9 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
                 ? created.message() : ((ScheduledStore.Registration.Existing) registration).message();
         hold(session.user, message);
         if (registration instanceof ScheduledStore.Registration.Created) {
-            changed(session, id, ScheduledChange.Kind.SCHEDULED, message);
+            changed(replies, session, id, ScheduledChange.Kind.SCHEDULED, message);
         } else {
-            answer(session, Envelopes.scheduledChange(id, ScheduledChange.Kind.SCHEDULED, message));
+            replies.add(session, Envelopes.scheduledChange(id, ScheduledChange.Kind.SCHEDULED, message));
         }
     }
 
@@ -531,56 +534,73 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("Could not forget {} sent scheduled messages: {}", refs.size(), e.toString());
         }
+        Replies replies = new Replies();
         for (Finished f : batch) {
-            sent(f.user(), f.message(), f.failure(), f.releasedBy(), f.requestId());
+            sent(replies, f.user(), f.message(), f.failure(), f.releasedBy(), f.requestId());
         }
+        replies.send();
     }
 
-    private void sent(String user, Scheduled message, Tracker.Failure failure, Session releasedBy, long requestId) {
+    private void sent(Replies replies, String user, Scheduled message, Tracker.Failure failure, Session releasedBy,
+            long requestId) {
         if (failure != null) {
             log.warn("Scheduled message {} of {} could not be sent: {}", message.getId(), user, failure.reason());
             Envelope notice = Envelopes.error(0, failure.code(), "scheduled message #" + message.getNumber() + " to "
                     + message.getRecipient() + " could not be sent: " + failure.reason(), false);
-            tellHere(user, null, notice);
+            tellHere(replies, user, null, () -> notice);
         }
-        Envelope change = Envelopes.scheduledChange(0, ScheduledChange.Kind.SENT, message);
         if (releasedBy != null) {
-            answer(releasedBy, Envelopes.scheduledChange(requestId, ScheduledChange.Kind.SENT, message));
+            replies.add(releasedBy, Envelopes.scheduledChange(requestId, ScheduledChange.Kind.SENT, message));
         }
-        tellHere(user, releasedBy, change);
-        tellOtherNodes(user, ScheduledChange.newBuilder().setKind(ScheduledChange.Kind.SENT).setMessage(message).build());
+        tellHere(replies, user, releasedBy, () -> Envelopes.scheduledChange(0, ScheduledChange.Kind.SENT, message));
+        tellOtherNodes(user, ScheduledChange.Kind.SENT, message);
     }
 
     // Telling the user's terminals.
 
     /** Answers {@code session}'s request and tells the user's other terminals, here and on other nodes. */
     private void changed(Session session, long requestId, ScheduledChange.Kind kind, Scheduled message) {
-        answer(session, Envelopes.scheduledChange(requestId, kind, message));
-        tellHere(session.user, session, Envelopes.scheduledChange(0, kind, message));
-        tellOtherNodes(session.user, ScheduledChange.newBuilder().setKind(kind).setMessage(message).build());
+        Replies replies = new Replies();
+        changed(replies, session, requestId, kind, message);
+        replies.send();
+    }
+
+    private void changed(Replies replies, Session session, long requestId, ScheduledChange.Kind kind,
+            Scheduled message) {
+        replies.add(session, Envelopes.scheduledChange(requestId, kind, message));
+        tellHere(replies, session.user, session, () -> Envelopes.scheduledChange(0, kind, message));
+        tellOtherNodes(session.user, kind, message);
     }
 
     /** News from another node, for this node's sessions of the user. */
     void news(NodeMessage.UserNews news) {
-        tellHere(news.getUser(), null, Envelopes.builder(0).setScheduledChange(news.getChange()).build());
+        Replies replies = new Replies();
+        tellHere(replies, news.getUser(), null, () -> Envelopes.builder(0).setScheduledChange(news.getChange()).build());
+        replies.send();
     }
 
-    private void tellHere(String user, Session except, Envelope envelope) {
+    /** Tells the user's sessions here but {@code except}; the envelope is built only if there is one (mostly not). */
+    private void tellHere(Replies replies, String user, Session except, Supplier<Envelope> envelope) {
         UserEntry entry = users.get(user);
         if (entry == null) {
             return;
         }
+        Envelope built = null;
         for (Session other : entry.sessions()) {
             if (other != except) {
-                answer(other, envelope);
+                if (built == null) {
+                    built = envelope.get();
+                }
+                replies.add(other, built);
             }
         }
     }
 
-    private void tellOtherNodes(String user, ScheduledChange change) {
+    private void tellOtherNodes(String user, ScheduledChange.Kind kind, Scheduled message) {
         if (peers.getAsInt() == 0) {
             return;
         }
+        ScheduledChange change = ScheduledChange.newBuilder().setKind(kind).setMessage(message).build();
         try {
             for (String node : presence.nodesOf(user)) {
                 if (!node.equals(presence.nodeId())) {

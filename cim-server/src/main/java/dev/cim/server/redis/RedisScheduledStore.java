@@ -41,40 +41,46 @@ public final class RedisScheduledStore implements ScheduledStore {
     // KEYS: due, bodies, user (all of one user). ARGV: max per user, then for each message its name,
     // due time and draft. Returns for each three values: 0, number, 0 created; 1, body, due existing;
     // 2, count, 0 too many. The number is put in front of the draft as protobuf field 2 (a varint).
+    // A new message costs one HSETNX (the check and the write); the due times are added at the end in
+    // one ZADD, and the counters written once.
     private static final LuaScript REGISTER = new LuaScript("register", """
             local max = tonumber(ARGV[1])
             local counters = redis.call('HMGET', KEYS[3], 'n', 'c')
             local number = tonumber(counters[1] or '0')
             local count = tonumber(counters[2] or '0')
-            local created = false
+            local due = {}
             local out = {}
             for i = 2, #ARGV, 3 do
-              local existing = redis.call('HGET', KEYS[2], ARGV[i])
-              if existing then
-                out[#out + 1] = 1
-                out[#out + 1] = existing
-                out[#out + 1] = redis.call('ZSCORE', KEYS[1], ARGV[i]) or ARGV[i + 1]
-              elseif count >= max then
-                out[#out + 1] = 2
-                out[#out + 1] = count
-                out[#out + 1] = 0
-              else
+              local n, field = number + 1, '\\16'
+              while n >= 128 do
+                field = field .. string.char(n % 128 + 128)
+                n = math.floor(n / 128)
+              end
+              if count < max and redis.call('HSETNX', KEYS[2], ARGV[i], field .. string.char(n) .. ARGV[i + 2]) == 1 then
                 number = number + 1
                 count = count + 1
-                created = true
-                local n, field = number, '\\16'
-                while n >= 128 do
-                  field = field .. string.char(n % 128 + 128)
-                  n = math.floor(n / 128)
-                end
-                redis.call('HSET', KEYS[2], ARGV[i], field .. string.char(n) .. ARGV[i + 2])
-                redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+                due[#due + 1] = ARGV[i + 1]
+                due[#due + 1] = ARGV[i]
                 out[#out + 1] = 0
                 out[#out + 1] = number
                 out[#out + 1] = 0
+              else
+                local existing = redis.call('HGET', KEYS[2], ARGV[i])
+                if existing then
+                  out[#out + 1] = 1
+                  out[#out + 1] = existing
+                  out[#out + 1] = redis.call('ZSCORE', KEYS[1], ARGV[i]) or ARGV[i + 1]
+                else
+                  out[#out + 1] = 2
+                  out[#out + 1] = count
+                  out[#out + 1] = 0
+                end
               end
             end
-            if created then redis.call('HSET', KEYS[3], 'n', number, 'c', count) end
+            if #due > 0 then
+              redis.call('ZADD', KEYS[1], unpack(due))
+              redis.call('HSET', KEYS[3], 'n', number, 'c', count)
+            end
             return out
             """);
 
@@ -234,7 +240,7 @@ public final class RedisScheduledStore implements ScheduledStore {
 
     private static Registration registration(List<?> reply, int at, Scheduled draft, int maxPerUser) {
         return switch ((int) RedisBytes.number(reply.get(at))) {
-            case 0 -> new Registration.Created(draft.toBuilder().setNumber(RedisBytes.number(reply.get(at + 1))).build());
+            case 0 -> new Registration.Created(ScheduledLayout.numbered(draft, RedisBytes.number(reply.get(at + 1))));
             case 1 -> new Registration.Existing(ScheduledLayout.parse((byte[]) reply.get(at + 1), draft.getId(),
                     ScheduledLayout.dueAt(reply.get(at + 2))));
             default -> new Registration.TooMany(maxPerUser);
