@@ -41,11 +41,6 @@ class AccountConfiguration {
         return new BCryptPasswordEncoder(properties.accounts().bcryptStrength());
     }
 
-    /**
-     * Byte values, for serialized protos. Like {@link #cimStringRedisTemplate}, it reports a Redis
-     * full to its {@code maxmemory} as a {@code StoreFullException} ({@link RedisFull}) and times
-     * each round trip.
-     */
     /** Round trips to Redis timed in the meter registry, if the program has one (the account tool has not). */
     @Bean
     RedisRoundTrips redisRoundTrips(ObjectProvider<MeterRegistry> meters) {
@@ -53,6 +48,11 @@ class AccountConfiguration {
         return registry == null ? RedisRoundTrips.untimed() : RedisRoundTrips.timedIn(registry);
     }
 
+    /**
+     * Byte values, for serialized protos. Like {@link #cimStringRedisTemplate}, it reports a Redis
+     * full to its {@code maxmemory} as a {@code StoreFullException} ({@link RedisFull}) and times
+     * each round trip.
+     */
     @Bean
     RedisTemplate<String, byte[]> cimBytesRedisTemplate(RedisConnectionFactory connections, RedisRoundTrips roundTrips) {
         RedisTemplate<String, byte[]> template = new RedisFull.BytesTemplate(roundTrips);

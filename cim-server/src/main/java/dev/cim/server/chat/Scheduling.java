@@ -214,7 +214,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         long until = now + settings.window().toMillis();
         long after = rescan.getAndSet(false) ? Long.MIN_VALUE : scannedUntil;
         long overdue = now - settings.lease().toMillis();
-        // Freed claims are due again now; otherwise only what a lease has passed over is read again.
+        // What a lease has passed over is read again: among it, the messages of claims freed by this scan.
         long overdueUntil = after == Long.MIN_VALUE ? Long.MIN_VALUE : Math.min(overdue, after);
         ScheduledStore.Scan scan;
         try {

@@ -58,8 +58,24 @@ public final class RedisFull {
         return false;
     }
 
-    /** A round trip through a template: timed, and a Redis full translated. */
+    /**
+     * Calls through a template on this thread, nested included: a pipeline's operations pass through
+     * the template again inside the pipeline's own call, and only that outer call is a round trip.
+     */
+    private static final ThreadLocal<int[]> depth = ThreadLocal.withInitial(() -> new int[1]);
+
+    /** A round trip through a template: timed (the outermost call only), and a Redis full translated. */
     private static <T> T roundTrip(RedisRoundTrips roundTrips, Supplier<T> call) {
+        int[] calls = depth.get();
+        if (calls[0]++ > 0) {
+            try {
+                return call.get();
+            } catch (RuntimeException e) {
+                throw translate(e);
+            } finally {
+                calls[0]--;
+            }
+        }
         long start = System.nanoTime();
         try {
             T result = call.get();
@@ -68,6 +84,8 @@ public final class RedisFull {
         } catch (RuntimeException e) {
             roundTrips.ended(start, false);
             throw translate(e);
+        } finally {
+            calls[0]--;
         }
     }
 

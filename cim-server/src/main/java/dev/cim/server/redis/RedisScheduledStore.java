@@ -41,14 +41,14 @@ public final class RedisScheduledStore implements ScheduledStore {
     // KEYS: due, bodies, user (all of one user). ARGV: max per user, then for each message its name,
     // due time and draft. Returns for each three values: 0, number, 0 created; 1, body, due existing;
     // 2, count, 0 too many. The number is put in front of the draft as protobuf field 2 (a varint).
-    // A new message costs one HSETNX (the check and the write); the due times are added at the end in
-    // one ZADD, and the counters written once.
+    // A new message costs one HSETNX (the check and the write) and its ZADD; the counters are written
+    // once, at the end.
     private static final LuaScript REGISTER = new LuaScript("register", """
             local max = tonumber(ARGV[1])
             local counters = redis.call('HMGET', KEYS[3], 'n', 'c')
             local number = tonumber(counters[1] or '0')
             local count = tonumber(counters[2] or '0')
-            local due = {}
+            local created = false
             local out = {}
             for i = 2, #ARGV, 3 do
               local n, field = number + 1, '\\16'
@@ -59,8 +59,8 @@ public final class RedisScheduledStore implements ScheduledStore {
               if count < max and redis.call('HSETNX', KEYS[2], ARGV[i], field .. string.char(n) .. ARGV[i + 2]) == 1 then
                 number = number + 1
                 count = count + 1
-                due[#due + 1] = ARGV[i + 1]
-                due[#due + 1] = ARGV[i]
+                created = true
+                redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
                 out[#out + 1] = 0
                 out[#out + 1] = number
                 out[#out + 1] = 0
@@ -77,20 +77,18 @@ public final class RedisScheduledStore implements ScheduledStore {
                 end
               end
             end
-            if #due > 0 then
-              redis.call('ZADD', KEYS[1], unpack(due))
-              redis.call('HSET', KEYS[3], 'n', number, 'c', count)
-            end
+            if created then redis.call('HSET', KEYS[3], 'n', number, 'c', count) end
             return out
             """);
 
-    // KEYS: due, claimed, bodies. ARGV: member, expected body, new body, new due ('' for unchanged).
-    // Returns {0} changed, {1} being sent, {2} gone, {3} changed meanwhile (read again).
+    // KEYS: due, claimed, bodies. ARGV: member, expected body, new body, new due ('' for unchanged),
+    // expected due. Returns {0} changed, {1} being sent, {2} gone, {3} changed meanwhile (read again).
     private static final LuaScript EDIT = new LuaScript("edit", """
             if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return {1} end
             local value = redis.call('HGET', KEYS[3], ARGV[1])
             if not value then return {2} end
-            if value ~= ARGV[2] then return {3} end
+            local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+            if value ~= ARGV[2] or not due or tonumber(due) ~= tonumber(ARGV[5]) then return {3} end
             redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
             if ARGV[4] ~= '' then redis.call('ZADD', KEYS[1], ARGV[4], ARGV[1]) end
             return {0}
@@ -135,8 +133,12 @@ public final class RedisScheduledStore implements ScheduledStore {
             local freed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
             for _, name in ipairs(freed) do
               redis.call('ZREM', KEYS[2], name)
-              -- Servers before 2026-11-24 took a claimed message out of the due set.
-              if not redis.call('ZSCORE', KEYS[1], name) then redis.call('ZADD', KEYS[1], ARGV[1], name) end
+              -- Servers before 2026-11-24 took a claimed message out of the due set: back where this scan reads.
+              if not redis.call('ZSCORE', KEYS[1], name) then
+                local at = ARGV[1]
+                if ARGV[4] ~= '' then at = ARGV[4] end
+                redis.call('ZADD', KEYS[1], at, name)
+              end
             end
             local limit = tonumber(ARGV[5])
             local from = '-inf'
@@ -320,7 +322,7 @@ public final class RedisScheduledStore implements ScheduledStore {
             List<?> reply = (List<?>) EDIT.run(redis,
                     keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)),
                     List.of(member, current, ScheduledLayout.body(updated),
-                            dueAtMillis == 0 ? new byte[0] : RedisBytes.of(dueAtMillis)));
+                            dueAtMillis == 0 ? new byte[0] : RedisBytes.of(dueAtMillis), read[1]));
             switch ((int) RedisBytes.number(reply.get(0))) {
                 case 0:
                     return Optional.of(updated);

@@ -109,7 +109,9 @@ final class ScheduledLayout {
     static Scheduled parse(byte[] body, String id, long dueAtMillis) {
         try {
             if (body.length > 0 && body[0] >= '0' && body[0] <= '9') {
-                return parseEarlier(body).setId(id).setDueAtMillis(dueAtMillis).build();
+                Scheduled.Builder earlier = parseEarlier(body).setId(id);
+                // Its own due time is the one it was given (the score of one freed from a claim is not).
+                return (earlier.getDueAtMillis() == 0 ? earlier.setDueAtMillis(dueAtMillis) : earlier).build();
             }
             return Scheduled.parseFrom(body).toBuilder().setId(id).setDueAtMillis(dueAtMillis).build();
         } catch (InvalidProtocolBufferException e) {

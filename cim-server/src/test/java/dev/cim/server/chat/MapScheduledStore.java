@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Scheduled messages in maps, one bucket, for what {@link Scheduling} does with them: claims, scans,
- * leases. The next {@link #failClaims} batches of claims fail, as when Redis does not answer.
+ * leases, as the Redis store keeps them (a claimed message stays due; an ended lease is forgotten). The next {@link #failClaims} batches of claims fail, as when Redis does not answer.
  */
 final class MapScheduledStore implements ScheduledStore {
 
@@ -63,12 +63,12 @@ final class MapScheduledStore implements ScheduledStore {
         List<Claim> claims = new ArrayList<>();
         for (Ref ref : messages) {
             Long dueAt = due.get(ref);
-            if (dueAt == null) {
+            Long lease = leases.get(ref);
+            if (dueAt == null || (lease != null && lease > nowMillis)) {
                 claims.add(new Claim.Gone());
             } else if (dueAt > nowMillis) {
                 claims.add(new Claim.NotDue(bodies.get(ref)));
             } else {
-                due.remove(ref);
                 leases.put(ref, leaseUntilMillis);
                 claimed.add(ref);
                 claims.add(new Claim.Claimed(bodies.get(ref)));
@@ -81,10 +81,7 @@ final class MapScheduledStore implements ScheduledStore {
     public synchronized Scan scanAll(long nowMillis, long afterMillis, long untilMillis, long overdueUntilMillis,
             int limit) {
         List<Ref> expired = leases.entrySet().stream().filter(e -> e.getValue() <= nowMillis).map(Map.Entry::getKey).toList();
-        expired.forEach(ref -> {
-            leases.remove(ref);
-            due.put(ref, bodies.get(ref).getDueAtMillis());
-        });
+        expired.forEach(leases::remove);
         List<Entry> entries = new ArrayList<>(due(afterMillis, untilMillis, limit));
         if (overdueUntilMillis != Long.MIN_VALUE) {
             entries.addAll(due(Long.MIN_VALUE, overdueUntilMillis, limit));
@@ -97,6 +94,7 @@ final class MapScheduledStore implements ScheduledStore {
                 .filter(e -> (afterMillis == Long.MIN_VALUE || e.getValue() > afterMillis) && e.getValue() <= untilMillis)
                 .sorted(Map.Entry.comparingByValue(Comparator.naturalOrder()))
                 .limit(limit)
+                .filter(e -> !leases.containsKey(e.getKey())) // as Redis: the limit counts the claimed
                 .map(e -> new Entry(e.getKey().user(), bodies.get(e.getKey())))
                 .toList();
     }
@@ -105,6 +103,7 @@ final class MapScheduledStore implements ScheduledStore {
     public synchronized int doneAll(List<Ref> messages) {
         messages.forEach(ref -> {
             leases.remove(ref);
+            due.remove(ref);
             bodies.remove(ref);
         });
         return 0;

@@ -202,7 +202,7 @@ class RedisStoresTest {
         ScheduledStore store = new RedisScheduledStore(bytes, 16);
         List<ScheduledStore.Registration> registered = store.registerAll(List.of(
                 new ScheduledStore.Draft("pat", draft("a", 10)), new ScheduledStore.Draft("pat", draft("b", 20)),
-                new ScheduledStore.Draft("pat", draft("a", 10)), new ScheduledStore.Draft("pat", draft("c", 30))), 2);
+                new ScheduledStore.Draft("pat", draft("a", 15)), new ScheduledStore.Draft("pat", draft("c", 30))), 2);
 
         assertThat(registered.get(0)).isInstanceOfSatisfying(ScheduledStore.Registration.Created.class,
                 c -> assertThat(c.message().getNumber()).isEqualTo(1));
@@ -233,12 +233,14 @@ class RedisStoresTest {
         int b = Math.floorMod("rex".hashCode(), 16);
         // As servers before 2026-11-24 wrote them: "<number>\n" and the message with its due and creation
         // times; a claimed message only in the claimed set.
-        Scheduled waiting = draft("w", 700).toBuilder().setNumber(4).build();
-        Scheduled claimed = draft("c", 100).toBuilder().setNumber(5).build();
+        Scheduled waiting = draft("w", 700).toBuilder().setNumber(14).build();
+        Scheduled claimed = draft("c", 100).toBuilder().setNumber(15).build();
         bytes.execute((org.springframework.data.redis.core.RedisCallback<Void>) c -> {
             for (Scheduled m : List.of(waiting, claimed)) {
-                byte[] earlier = java.nio.ByteBuffer.allocate(2 + m.getSerializedSize() + 2)
-                        .put((byte) ('0' + m.getNumber())).put((byte) '\n').put(m.toByteArray())
+                byte[] proto = m.toBuilder().clearId().clearNumber().build().toByteArray();
+                byte[] earlier = java.nio.ByteBuffer.allocate(3 + proto.length + 2)
+                        .put(Long.toString(m.getNumber()).getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                        .put((byte) '\n').put(proto)
                         .put((byte) 0x38).put((byte) 1) // field 7, the creation time
                         .array();
                 c.hashCommands().hSet(RedisBytes.of(RedisKeys.scheduledBodies(b)), ScheduledLayout.name("rex", m.getId()),
@@ -250,10 +252,13 @@ class RedisStoresTest {
         });
 
         assertThat(store.list("rex")).containsExactly(waiting);
-        ScheduledStore.Scan scan = store.scanAll(300, Long.MIN_VALUE, 1_000, Long.MIN_VALUE, 100);
-        assertThat(ids(scan, "rex")).as("the claim's lease ended at 200: due again now").containsExactly("c", "w");
+        // A scan past the first: the window is ahead, the overdue read up to 250.
+        ScheduledStore.Scan scan = store.scanAll(300, 1_000, 2_000, 250, 100);
+        assertThat(ids(scan, "rex")).as("the claim's lease ended at 200: overdue, read by this scan").containsExactly("c");
+        assertThat(scan.entries()).filteredOn(e -> e.user().equals("rex")).singleElement()
+                .satisfies(e -> assertThat(e.message()).isEqualTo(claimed));
         assertThat(store.claim("rex", "c", 300, 400)).isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class,
-                c -> assertThat(c.message().getText()).isEqualTo("text c"));
+                c -> assertThat(c.message()).isEqualTo(claimed));
     }
 
     @Test
@@ -271,6 +276,8 @@ class RedisStoresTest {
 
         store.done("ivy", "m");
         assertThat(store.list("ivy")).isEmpty();
+        assertThat(ids(store.scanAll(400, Long.MIN_VALUE, 1_000, Long.MIN_VALUE, 100), "ivy")).isEmpty();
+        assertThat(store.claim("ivy", "m", 500, 600)).isInstanceOf(ScheduledStore.Claim.Gone.class);
         assertThat(store.register("ivy", draft("n", 100), 1)).isInstanceOf(ScheduledStore.Registration.Created.class);
     }
 
