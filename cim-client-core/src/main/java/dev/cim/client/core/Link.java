@@ -81,6 +81,7 @@ final class Link {
     /** Frames from the server may be longer than the client's own; a server sets its own limit. */
     private static final int MAX_INBOUND_FRAME = 1024 * 1024;
     private static final String IDLE = "idle";
+    private static final String PINGER = "pinger";
     private static final String TLS = "tls";
 
     private final EventLoop loop;
@@ -178,6 +179,7 @@ final class Link {
                 beforeCodec.accept(ch);
                 new CimProtocolCodec(MAX_INBOUND_FRAME).install(ch.pipeline());
                 ch.pipeline().addLast(IDLE, idleHandler(FIRST_HEARTBEAT));
+                ch.pipeline().addLast(PINGER, new Pinger(FIRST_HEARTBEAT, clock));
                 ch.pipeline().addLast(new Handler(address));
             }
         }).connect(address.host(), address.port());
@@ -219,8 +221,8 @@ final class Link {
 
     private static IdleStateHandler idleHandler(Duration heartbeat) {
         long millis = Math.max(1, heartbeat.toMillis());
-        // Ping after one interval of not writing; give up on a server silent for three (it answers every ping).
-        return new IdleStateHandler(3 * millis, millis, 0, TimeUnit.MILLISECONDS);
+        // Give up on a server silent for three intervals (it answers every ping; the Pinger pings each).
+        return new IdleStateHandler(3 * millis, 0, 0, TimeUnit.MILLISECONDS);
     }
 
     private void loggedIn(ChannelHandlerContext ctx, LoginResult result, ServerAddress address) {
@@ -242,7 +244,9 @@ final class Link {
             }
         }
         if (result.getHeartbeatIntervalMillis() > 0) {
-            ctx.pipeline().replace(IDLE, IDLE, idleHandler(Duration.ofMillis(result.getHeartbeatIntervalMillis())));
+            Duration heartbeat = Duration.ofMillis(result.getHeartbeatIntervalMillis());
+            ctx.pipeline().replace(IDLE, IDLE, idleHandler(heartbeat));
+            ctx.pipeline().replace(PINGER, PINGER, new Pinger(heartbeat, clock));
         }
         owner.loggedIn(ctx.channel(), result, address);
     }
@@ -408,9 +412,7 @@ final class Link {
                 return;
             }
             if (event instanceof IdleStateEvent idle) {
-                if (idle.state() == IdleState.WRITER_IDLE) {
-                    ctx.writeAndFlush(Envelopes.ping(clock.millis()), ctx.voidPromise());
-                } else if (idle.state() == IdleState.READER_IDLE) {
+                if (idle.state() == IdleState.READER_IDLE) {
                     farewell = "the server at " + address + " has been silent too long";
                     ctx.close();
                 }

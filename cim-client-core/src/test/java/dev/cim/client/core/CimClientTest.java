@@ -92,6 +92,32 @@ class CimClientTest {
     }
 
     @Test
+    void aClient_pingsEveryHeartbeatInterval_whetherItWritesOrNot() {
+        FakeServer server = server("node-a");
+        CimClient client = build(builder(server));
+        client.connect();
+        Connection connection = server.nextConnection();
+        connection.login(LoginResult.newBuilder().setNodeId("node-a").setHeartbeatIntervalMillis(50));
+        connection.answerRefresh(List.of());
+        assertThat(client.connect()).succeedsWithin(WAIT);
+
+        int before = pings(connection);
+        long end = System.nanoTime() + Duration.ofMillis(400).toNanos();
+        for (int i = 0; System.nanoTime() < end; i++) { // writing all along, far more often than every 50 ms
+            CompletableFuture<SendReceipt> sent = client.send(Recipient.EVERYONE, "busy " + i);
+            Envelope send = connection.next(Envelope.KindCase.SEND);
+            connection.send(Envelopes.receipt(send.getRequestId(), Receipt.Outcome.DELIVERED,
+                    MessageIds.of(client.origin(), send.getRequestId()), 1, "", false));
+            assertThat(sent).succeedsWithin(WAIT);
+        }
+        assertThat(pings(connection) - before).as("pings while writing for 8 intervals").isGreaterThanOrEqualTo(3);
+    }
+
+    private static int pings(Connection connection) {
+        return (int) connection.all().stream().filter(e -> e.getKindCase() == Envelope.KindCase.PING).count();
+    }
+
+    @Test
     void send_textOverTheServersLimit_failsAtOnceAndSendsNothing() {
         FakeServer server = server("node-a");
         CimClient client = build(builder(server));
