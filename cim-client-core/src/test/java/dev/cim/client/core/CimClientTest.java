@@ -95,10 +95,7 @@ class CimClientTest {
     void aClient_pingsEveryHeartbeatInterval_whetherItWritesOrNot() {
         FakeServer server = server("node-a");
         CimClient client = build(builder(server));
-        client.connect();
-        Connection connection = server.nextConnection();
-        connection.login(LoginResult.newBuilder().setNodeId("node-a").setHeartbeatIntervalMillis(50));
-        connection.answerRefresh(List.of());
+        Connection connection = loggedIn(server, client, 50);
         assertThat(client.connect()).succeedsWithin(WAIT);
 
         int before = pings(connection);
@@ -111,6 +108,15 @@ class CimClientTest {
             assertThat(sent).succeedsWithin(WAIT);
         }
         assertThat(pings(connection) - before).as("pings while writing for 8 intervals").isGreaterThanOrEqualTo(3);
+    }
+
+    /** Connects {@code client} and logs it in with the heartbeat interval {@code heartbeatMillis}. */
+    private static Connection loggedIn(FakeServer server, CimClient client, long heartbeatMillis) {
+        client.connect();
+        Connection connection = server.nextConnection();
+        connection.login(LoginResult.newBuilder().setNodeId("node-a").setHeartbeatIntervalMillis(heartbeatMillis));
+        connection.answerRefresh(List.of());
+        return connection;
     }
 
     private static int pings(Connection connection) {
@@ -472,10 +478,7 @@ class CimClientTest {
     void heartbeat_pingsWhenIdle_andLeavesAServerThatStaysSilent() {
         FakeServer server = server("node-a");
         CimClient client = build(builder(server));
-        client.connect();
-        Connection first = server.nextConnection();
-        first.login(LoginResult.newBuilder().setNodeId("node-a").setHeartbeatIntervalMillis(100));
-        first.answerRefresh(List.of());
+        Connection first = loggedIn(server, client, 100);
 
         await().atMost(WAIT).until(() -> first.all().stream().anyMatch(e -> e.getKindCase() == KindCase.PING));
         // The pings go unanswered: after three intervals of silence the client hangs up and comes back.
