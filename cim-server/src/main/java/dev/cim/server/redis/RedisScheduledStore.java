@@ -133,7 +133,7 @@ public final class RedisScheduledStore implements ScheduledStore {
             local freed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
             for _, name in ipairs(freed) do
               redis.call('ZREM', KEYS[2], name)
-              -- Servers before 2026-11-24 took a claimed message out of the due set: back where this scan reads.
+              -- Servers before commit 410fd22 took a claimed message out of the due set: back where this scan reads.
               if not redis.call('ZSCORE', KEYS[1], name) then
                 local at = ARGV[1]
                 if ARGV[4] ~= '' then at = ARGV[4] end

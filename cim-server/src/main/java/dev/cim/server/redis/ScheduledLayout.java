@@ -120,9 +120,9 @@ final class ScheduledLayout {
     }
 
     /**
-     * A body as servers before 2026-11-24 wrote it, still read so that their data directories keep
-     * working: the number in digits, a newline, then the message with its due and creation times
-     * (the creation time is dropped; it was field 7, now reserved).
+     * A body as servers before commit 410fd22 (2026-11-23) wrote it, still read so that their data
+     * directories keep working: the number in digits, a newline, then the message with its due and
+     * creation times (the creation time is dropped; it was field 7, now reserved).
      */
     private static Scheduled.Builder parseEarlier(byte[] body) throws InvalidProtocolBufferException {
         int newline = newline(body);

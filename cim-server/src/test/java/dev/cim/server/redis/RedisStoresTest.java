@@ -231,7 +231,7 @@ class RedisStoresTest {
     void whatEarlierServersStored_isStillRead_andTheirExpiredClaimsAreDueAgain() {
         ScheduledStore store = new RedisScheduledStore(bytes, 16);
         int b = Math.floorMod("rex".hashCode(), 16);
-        // As servers before 2026-11-24 wrote them: "<number>\n" and the message with its due and creation
+        // As servers before commit 410fd22 wrote them: "<number>\n" and the message with its due and creation
         // times; a claimed message only in the claimed set.
         Scheduled waiting = draft("w", 700).toBuilder().setNumber(14).build();
         Scheduled claimed = draft("c", 100).toBuilder().setNumber(15).build();
