@@ -627,11 +627,9 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
     }
 
     private void answer(Session session, Envelope envelope) {
-        session.connection.owner().execute(() -> {
-            if (session.connection.isOpen()) {
-                session.connection.send(envelope);
-            }
-        });
+        Replies one = new Replies();
+        one.add(session, envelope);
+        one.send();
     }
 
     /** Runs store work for {@code session}'s user on their lane; a failure answers request {@code id}. */

@@ -297,21 +297,23 @@ public final class RedisScheduledStore implements ScheduledStore {
         return escaped.toString();
     }
 
+    /** A message's body and due time as an edit reads them, to compare and set. */
+    private record Current(byte[] body, Double due) {
+    }
+
     @Override
     public Optional<Scheduled> edit(String user, String id, String text, long dueAtMillis, long requestedMillis) {
         int b = bucketOf(user);
         byte[] member = ScheduledLayout.name(user, id);
         for (int attempt = 0; attempt < 10; attempt++) {
-            byte[][] read = redis.execute((RedisCallback<byte[][]>) c -> {
-                Double due = c.zSetCommands().zScore(RedisBytes.of(RedisKeys.scheduledDue(b)), member);
-                return new byte[][] {c.hashCommands().hGet(RedisBytes.of(RedisKeys.scheduledBodies(b)), member),
-                        due == null ? null : RedisBytes.of(due.longValue())};
-            });
-            byte[] current = read[0];
-            if (current == null || read[1] == null) {
+            Current current = redis.execute((RedisCallback<Current>) c -> new Current(
+                    c.hashCommands().hGet(RedisBytes.of(RedisKeys.scheduledBodies(b)), member),
+                    c.zSetCommands().zScore(RedisBytes.of(RedisKeys.scheduledDue(b)), member)));
+            if (current == null || current.body() == null || current.due() == null) {
                 return Optional.empty();
             }
-            Scheduled.Builder changed = ScheduledLayout.parse(current, id, ScheduledLayout.dueAt(read[1])).toBuilder();
+            long currentDue = current.due().longValue();
+            Scheduled.Builder changed = ScheduledLayout.parse(current.body(), id, currentDue).toBuilder();
             if (!text.isEmpty()) {
                 changed.setText(text);
             }
@@ -321,8 +323,8 @@ public final class RedisScheduledStore implements ScheduledStore {
             Scheduled updated = changed.build();
             List<?> reply = (List<?>) EDIT.run(redis,
                     keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)),
-                    List.of(member, current, ScheduledLayout.body(updated),
-                            dueAtMillis == 0 ? new byte[0] : RedisBytes.of(dueAtMillis), read[1]));
+                    List.of(member, current.body(), ScheduledLayout.body(updated),
+                            dueAtMillis == 0 ? new byte[0] : RedisBytes.of(dueAtMillis), RedisBytes.of(currentDue)));
             switch ((int) RedisBytes.number(reply.get(0))) {
                 case 0:
                     return Optional.of(updated);
