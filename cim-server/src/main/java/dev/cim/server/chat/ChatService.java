@@ -177,25 +177,9 @@ public final class ChatService {
             return;
         }
         // The same client, back before its old connection was seen to end: the old session goes
-        // first (what it held to the inbox), and the new one starts where it stopped.
-        previous.replace(() -> {
-            Iterable<String> onLanes = previous.gate.queuedRecipients(); // a copy, taken on its owner thread
-            connection.owner().execute(() -> {
-                follow(session, onLanes);
-                enter(session, welcome);
-            });
-        });
-    }
-
-    /**
-     * On the new session's owner thread: its messages to {@code recipients} take their lanes, behind
-     * the replaced session's messages still there, as that session's own later ones would have.
-     */
-    private void follow(Session session, Iterable<String> recipients) {
-        for (String recipient : recipients) {
-            session.gate.enter(recipient);
-            lanes.of(recipient).execute(() -> session.connection.owner().execute(() -> session.gate.leave(recipient)));
-        }
+        // first (what it held to the inbox), and the new one starts where it stopped. What the old
+        // one routed and is still on a lane is followed there through the origin's gate.
+        previous.replace(() -> connection.owner().execute(() -> enter(session, welcome)));
     }
 
     /** On the session's owner thread: tells the client it is logged in, joins the registry, reads the inbox. */
@@ -306,7 +290,7 @@ public final class ChatService {
                 .build();
         Tracker tracker = new Tracker(sequence, chat.getId(), chat.getRecipient(), receiptTo(origin, metrics.timer()));
         origin.pending(tracker);
-        router.route(chat, tracker, session, session.gate, session.connection.owner());
+        router.route(chat, tracker, session, origin.gate);
         if (origin.pendingCount() > limits.pendingPerOrigin()) {
             // Slow the sender, not the server: read no more of this client until some are resolved.
             session.connection.readPaused(true);

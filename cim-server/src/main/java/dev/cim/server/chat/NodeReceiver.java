@@ -119,7 +119,7 @@ final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable {
                 tracker.failed(new Tracker.Failure(dev.cim.common.protocol.proto.ErrorReply.Code.INTERNAL,
                         StoreFullException.describe(e)));
             } finally {
-                thread.execute(() -> gate.leave(to));
+                gate.leave(to);
             }
         });
         tracker.seal();

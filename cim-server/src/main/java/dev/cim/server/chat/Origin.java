@@ -28,6 +28,8 @@ final class Origin {
 
     final String user;
     final long origin;
+    /** Keeps this client's messages to one recipient in order, across its connections. */
+    final RouteGate gate = new RouteGate();
     private final AtomicLong routed;
     private final ConcurrentHashMap<Long, Tracker> pending = new ConcurrentHashMap<>();
     private long[] recentIds;

@@ -1,7 +1,6 @@
 package dev.cim.server.chat;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps one source's messages to one recipient in order when some of them take the slow way. A
@@ -11,26 +10,18 @@ import java.util.Map;
  * lane, its later messages to that recipient take the lane too, and the lane hands them to the
  * session in turn.
  *
- * <p>One per source (a sender's session, the node bus, the scheduled-message firer), confined to
- * the source's thread: {@link #enter} and {@link #mustQueue} on it, {@link #leave} handed back to it.
+ * <p>One per source: a client {@link Origin} (not a session: a client that reconnects while its old
+ * connection's messages are still on a lane must queue behind them, whether or not this node has
+ * seen the old connection end), the node bus, the scheduled-message firer. A source routes from one
+ * thread at a time ({@link #enter} and {@link #mustQueue}); {@link #leave} is called on the lane.
  */
 final class RouteGate {
 
-    private final Map<String, Integer> queued = new HashMap<>();
+    private final ConcurrentHashMap<String, Integer> queued = new ConcurrentHashMap<>();
 
     /** True when messages of this source to {@code recipient} are on its lane: later ones must follow. */
     boolean mustQueue(String recipient) {
         return !queued.isEmpty() && queued.containsKey(recipient);
-    }
-
-    /** True when any recipient has messages of this source on its lane. */
-    boolean anyQueued() {
-        return !queued.isEmpty();
-    }
-
-    /** Recipients with messages of this source on their lane. */
-    Iterable<String> queuedRecipients() {
-        return Map.copyOf(queued).keySet();
     }
 
     /** A message of this source goes to {@code recipient}'s lane. */

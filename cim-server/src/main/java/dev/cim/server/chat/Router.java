@@ -77,15 +77,14 @@ final class Router {
     /**
      * Routes {@code chat}; {@code tracker} hears about each part and is sealed here.
      *
-     * @param from   the session that sent it (excluded from delivery), or null
-     * @param gate   the source's gate, confined to {@code source}
-     * @param source the source's thread, where the gate is handed back
+     * @param from the session that sent it (excluded from delivery), or null
+     * @param gate the source's gate
      */
-    void route(Chat chat, Tracker tracker, Session from, RouteGate gate, java.util.concurrent.Executor source) {
+    void route(Chat chat, Tracker tracker, Session from, RouteGate gate) {
         Delivery delivery = Delivery.of(chat, tracker);
         String to = chat.getRecipient();
         if (ChatRules.EVERYONE.equals(to)) {
-            broadcast(delivery, from, gate, source);
+            broadcast(delivery, from, gate);
             tracker.seal();
             return;
         }
@@ -97,7 +96,7 @@ final class Router {
             }
         }
         if (gate.mustQueue(to) || held(to)) {
-            viaLane(delivery, from, gate, source);
+            viaLane(delivery, from, gate);
             tracker.seal();
             return;
         }
@@ -122,11 +121,11 @@ final class Router {
             tracker.seal();
             return;
         }
-        viaLane(delivery, from, gate, source);
+        viaLane(delivery, from, gate);
         tracker.seal();
     }
 
-    private void viaLane(Delivery delivery, Session from, RouteGate gate, java.util.concurrent.Executor source) {
+    private void viaLane(Delivery delivery, Session from, RouteGate gate) {
         String to = delivery.chat().getRecipient();
         delivery.tracker().expect();
         gate.enter(to);
@@ -134,7 +133,7 @@ final class Router {
             try {
                 behindRelays(to, () -> offline(delivery, from));
             } finally {
-                source.execute(() -> gate.leave(to));
+                gate.leave(to);
             }
         });
     }
@@ -236,7 +235,7 @@ final class Router {
         }
     }
 
-    private void broadcast(Delivery delivery, Session from, RouteGate gate, java.util.concurrent.Executor source) {
+    private void broadcast(Delivery delivery, Session from, RouteGate gate) {
         for (UserEntry entry : users.entries()) {
             String user = entry.user;
             if (gate.mustQueue(user) || held(user)) {
@@ -257,7 +256,7 @@ final class Router {
                             }
                         });
                     } finally {
-                        source.execute(() -> gate.leave(user));
+                        gate.leave(user);
                     }
                 });
             } else {

@@ -522,7 +522,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         (byServer ? serverLateness : senderLateness).record(Math.max(0, now - message.getDueAtMillis()), TimeUnit.MILLISECONDS);
         Tracker tracker = new Tracker(0, message.getId(), message.getRecipient(), (t, sessions, stored, failure) ->
                 finished.add(user, new Finished(user, message, failure, releasedBy, requestId)));
-        firer.execute(() -> router.route(chat, tracker, null, gate, firer));
+        firer.execute(() -> router.route(chat, tracker, null, gate));
     }
 
     /** On a lane: forgets a batch of sent messages in one round trip, then tells their users' terminals. */

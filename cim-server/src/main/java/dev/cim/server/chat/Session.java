@@ -75,8 +75,6 @@ public final class Session {
     private final Queue<Delivery> incoming = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
-    /** Keeps this session's messages to one recipient in order; confined to the owner thread. */
-    final RouteGate gate = new RouteGate();
 
     // Owner-confined.
     private State state = State.CATCHING_UP;

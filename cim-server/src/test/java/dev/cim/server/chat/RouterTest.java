@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
@@ -26,6 +27,7 @@ class RouterTest {
 
     private static final String HERE = "here";
     private static final String THERE = "there";
+    private static final Limits LIMITS = new Limits(100, 1 << 20, 100, 10, 100, Duration.ofSeconds(1), 4000, 100, 500);
 
     /** Presence in a map; {@code there} stays listed, as a node that just died does for a while. */
     private final Map<String, Set<String>> where = new ConcurrentHashMap<>(Map.of("bob", Set.of(THERE)));
@@ -108,19 +110,67 @@ class RouterTest {
         assertThat(sent).isEmpty();
     }
 
+    /**
+     * A client whose connection was given up (a server frozen past its idle timeout) had a message on
+     * bob's lane when it came back on a new connection: the new connection's next message, routed
+     * while bob logs in, follows it there instead of reaching bob's session first. (Each connection
+     * had a gate of its own once, and this came out m2, m1.)
+     */
+    @Test
+    void aClientsNewConnection_followsWhatItsOldOneLeftOnALane() throws Exception {
+        router(Duration.ofMinutes(1));
+        where.remove("bob");
+        CountDownLatch laneBusy = new CountDownLatch(1);
+        lanes.of("bob").execute(() -> {
+            try {
+                laneBusy.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Origin alices = new Origin("alice", 7, 0, 0);
+        ExecutorService newThread = Executors.newSingleThreadExecutor();
+        try {
+            Session old = new Session(2, "alice", alices, new FakeConnection(source), users, inbox, lanes.of("alice"),
+                    LIMITS, ChatMetrics.Written.UNCOUNTED, s -> { });
+            Session renewed = new Session(3, "alice", alices, new FakeConnection(newThread), users, inbox,
+                    lanes.of("alice"), LIMITS, ChatMetrics.Written.UNCOUNTED, s -> { });
+            source.submit(() -> router.route(chat("m1"), tracker("m1"), old, alices.gate)).get(); // bob offline: his lane
+
+            FakeConnection bob = new FakeConnection(bobsThread);
+            Session bobs = new Session(1, "bob", new Origin("bob", 1, 0, 0), bob, users, inbox, lanes.of("bob"), LIMITS,
+                    ChatMetrics.Written.UNCOUNTED, s -> { });
+            users.add(bobs);
+            bobsThread.submit(bobs::start).get(); // his inbox is read behind m1
+            newThread.submit(() -> router.route(chat("m2"), tracker("m2"), renewed, alices.gate)).get();
+            laneBusy.countDown();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> bob.texts().size() == 2);
+            assertThat(bob.texts()).containsExactly("m1", "m2");
+        } finally {
+            laneBusy.countDown();
+            newThread.shutdownNow();
+        }
+    }
+
+    private static Chat chat(String text) {
+        return Chat.newBuilder().setId(text).setSender("alice").setRecipient("bob").setText(text).build();
+    }
+
+    private static Tracker tracker(String text) {
+        return new Tracker(1, text, "bob", (t, sessions, stored, failure) -> { });
+    }
+
     /** Routes a message from alice to bob on the source's thread, where the gate lives. */
     private void route(String text) throws Exception {
-        Chat chat = Chat.newBuilder().setId(text).setSender("alice").setRecipient("bob").setText(text).build();
-        Tracker tracker = new Tracker(1, text, "bob", (t, sessions, stored, failure) -> { });
-        source.submit(() -> router.route(chat, tracker, null, gate, source)).get();
+        source.submit(() -> router.route(chat(text), tracker(text), null, gate)).get();
     }
 
     /** Bob logs in here: a session in the registry, his inbox read to its end. */
     private FakeConnection logInHere() throws Exception {
         FakeConnection connection = new FakeConnection(bobsThread);
-        Limits limits = new Limits(100, 1 << 20, 100, 10, 100, Duration.ofSeconds(1), 4000, 100, 500);
         Session session = new Session(1, "bob", new Origin("bob", 1, 0, 0), connection, users, inbox,
-                lanes.of("bob"), limits, ChatMetrics.Written.UNCOUNTED, s -> { });
+                lanes.of("bob"), LIMITS, ChatMetrics.Written.UNCOUNTED, s -> { });
         users.add(session);
         where.merge("bob", Set.of(HERE), (was, here) -> Set.of(THERE, HERE));
         bobsThread.submit(session::start).get();
