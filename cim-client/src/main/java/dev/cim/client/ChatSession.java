@@ -208,11 +208,6 @@ public final class ChatSession {
     }
 
     private int quit(boolean now) throws InterruptedException {
-        int scheduled = scheduledCount();
-        if (scheduled > 0) {
-            view.info(count(scheduled, "scheduled message") + " stay" + (scheduled == 1 ? "s" : "")
-                    + " on the server and will be sent at " + (scheduled == 1 ? "its" : "their") + " time");
-        }
         int unanswered = 0;
         if (!now) {
             try {
@@ -221,10 +216,16 @@ public final class ChatSession {
                 // counted below
             }
             unanswered = client.unanswered();
-            if (unanswered > 0) {
-                view.error(count(unanswered, "message") + (unanswered == 1 ? " was" : " were")
-                        + " not confirmed by the server");
-            }
+        }
+        // Counted once what was typed before is answered: a :delay queued while connecting counts.
+        int scheduled = scheduledCount();
+        if (scheduled > 0) {
+            view.info(count(scheduled, "scheduled message") + " stay" + (scheduled == 1 ? "s" : "")
+                    + " on the server and will be sent at " + (scheduled == 1 ? "its" : "their") + " time");
+        }
+        if (unanswered > 0) {
+            view.error(count(unanswered, "message") + (unanswered == 1 ? " was" : " were")
+                    + " not confirmed by the server");
         }
         view.info("bye");
         return now || unanswered == 0 ? 0 : 3;

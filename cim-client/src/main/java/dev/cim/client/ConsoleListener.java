@@ -30,7 +30,8 @@ final class ConsoleListener implements CimListener {
         } else if (event instanceof ConnectionEvent.Connected connected) {
             view.info("logged in as " + user + (connected.accountCreated() ? " (new account)" : "")
                     + " on " + Inert.line(connected.nodeId())
-                    + (connected.resent() == 0 ? "" : "; sent " + connected.resent() + " held messages")
+                    + (connected.resent() == 0 ? "" : "; sent " + connected.resent() + " held message"
+                            + (connected.resent() == 1 ? "" : "s"))
                     + ". Type :help for commands.");
         } else if (event instanceof ConnectionEvent.Disconnected disconnected) {
             view.info(Inert.line(disconnected.reason()) + "; reconnecting in " + disconnected.retryIn().toMillis() + " ms");

@@ -102,7 +102,10 @@ public final class CimClientBuilder {
     /**
      * The delay wheel to hold the jobs of near-term scheduled messages on (in a Spring application,
      * the {@code DelayScheduler} bean). By default the client makes its own when it first needs one
-     * and stops it when closed.
+     * and stops it when closed. A shared wheel drains when its application context stops, running
+     * every job at its due time: close the client before that (on the context's
+     * {@code ContextClosedEvent}), or the stop waits for its scheduled messages, which the server
+     * would have sent anyway.
      */
     public CimClientBuilder scheduler(DelayScheduler scheduler) {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
