@@ -46,13 +46,27 @@ class ManagementIntegrationTest {
             alice.connect().join();
             alice.send(Recipient.user("bob"), "counted").join();
             bob.awaitText("counted");
+            CimClient carol = server.client("carol", new Recorder());
+            carol.connect().join();
+            carol.close();
+            alice.send(Recipient.user("carol"), "waits 1").join();
+            alice.send(Recipient.user("carol"), "waits 2").join();
+            Recorder carolAgain = new Recorder();
+            server.client("carol", carolAgain).connect().join();
+            carolAgain.awaitText("waits 2");
 
+            // carol's session records what it read once it has gone live, just after writing it
+            await("carol's backlog recorded").atMost(Duration.ofSeconds(10)).until(() ->
+                    get(management, "/actuator/prometheus").body().contains("cim_inbox_backlog_messages_max 2.0"));
             HttpResponse<String> scrape = get(management, "/actuator/prometheus");
             assertThat(scrape.statusCode()).isEqualTo(200);
-            assertThat(scrape.body()).contains("cim_logins_total{outcome=\"created\"} 2.0", "cim_messages_in_total",
+            assertThat(scrape.body()).contains("cim_logins_total{outcome=\"created\"} 3.0", "cim_messages_in_total",
                     "cim_messages_out_total{kind=\"live\"} 1.0",
                     "cim_routing_seconds_bucket", "cim_sessions", "cim_users", "cim_scheduled_held", "jvm_memory_used_bytes",
-                    "cim_redis_seconds_count{outcome=\"ok\"}");
+                    "cim_redis_seconds_count{outcome=\"ok\"}",
+                    // carol's second login found two messages waiting; the others none (her first may
+                    // have closed before it went live, and then records nothing)
+                    "cim_inbox_backlog_messages_sum 2.0", "cim_inbox_backlog_messages_bucket{le=\"1.0\"}");
             assertThat(scrape.body()).as("Redis is timed per round trip, not per command").doesNotContain("lettuce_seconds");
             assertThat(get(management, "/actuator/health/readiness").statusCode()).isEqualTo(200);
 

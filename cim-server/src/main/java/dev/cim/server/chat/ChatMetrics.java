@@ -1,6 +1,7 @@
 package dev.cim.server.chat;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -10,7 +11,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The chat core's meters, all named {@code cim.*} (Prometheus: {@code cim_*}): logins, messages in
- * and out, and the routing time of each message from its arrival to its receipt. Sessions count
+ * and out, the routing time of each message from its arrival to its receipt, and the inbox each
+ * login found waiting. Sessions count
  * what they write per flush, not per message, to keep the counters off the per-message path.
  */
 public final class ChatMetrics {
@@ -26,6 +28,10 @@ public final class ChatMetrics {
         Written UNCOUNTED = (live, fromInbox) -> { };
 
         void written(long live, long fromInbox);
+
+        /** The session read its inbox to the end for the first time: {@code messages} were waiting there. */
+        default void caughtUp(long messages) {
+        }
     }
 
     private final Counter loginsAccepted;
@@ -39,6 +45,7 @@ public final class ChatMetrics {
     private final Timer delivered;
     private final Timer stored;
     private final Timer failed;
+    private final DistributionSummary backlog;
 
     public ChatMetrics(MeterRegistry registry, LocalUsers users) {
         loginsAccepted = Counter.builder("cim.logins").tag("outcome", "accepted")
@@ -59,6 +66,12 @@ public final class ChatMetrics {
         delivered = routing(registry, "delivered");
         stored = routing(registry, "stored");
         failed = routing(registry, "failed");
+        backlog = DistributionSummary.builder("cim.inbox.backlog").baseUnit("messages")
+                .description("messages a session found waiting in its user's inbox at login (read before it went live)")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(1.0)
+                .maximumExpectedValue(100_000.0)
+                .register(registry);
         gauge(registry, "cim.users", "users with a session on this node", users, LocalUsers::userCount);
         gauge(registry, "cim.sessions", "sessions on this node", users, u -> u.sessions().size());
     }
@@ -101,12 +114,20 @@ public final class ChatMetrics {
 
     /** What sessions report their writes to. */
     Written written() {
-        return (live, fromInbox) -> {
-            if (live > 0) {
-                sentLive.increment(live);
+        return new Written() {
+            @Override
+            public void written(long live, long fromInbox) {
+                if (live > 0) {
+                    sentLive.increment(live);
+                }
+                if (fromInbox > 0) {
+                    sentFromInbox.increment(fromInbox);
+                }
             }
-            if (fromInbox > 0) {
-                sentFromInbox.increment(fromInbox);
+
+            @Override
+            public void caughtUp(long messages) {
+                backlog.record(messages);
             }
         };
     }

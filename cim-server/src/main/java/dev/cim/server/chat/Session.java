@@ -286,7 +286,10 @@ public final class Session {
 
     private void goLive() {
         state = State.LIVE;
-        goneLive = true;
+        if (!goneLive) {
+            goneLive = true;
+            counted.caughtUp(writtenFromInbox);
+        }
         for (Delivery delivery; (delivery = held.poll()) != null; ) {
             write(delivery, null);
             if (state != State.LIVE) {
