@@ -173,7 +173,9 @@ public final class ChatSession {
     private void scheduled(CompletableFuture<ScheduledMessage> registration) {
         registration.whenComplete((message, failure) -> {
             if (failure != null) {
-                view.error("not scheduled: " + cause(failure).getMessage());
+                String why = cause(failure).getMessage();
+                // The server's refusals say "not scheduled" themselves; the client's own failures do not.
+                view.error(why.startsWith("not scheduled") ? why : "not scheduled: " + why);
                 return;
             }
             Duration in = Duration.between(clock.instant(), message.dueAt());

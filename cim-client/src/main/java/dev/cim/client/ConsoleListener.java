@@ -46,12 +46,13 @@ final class ConsoleListener implements CimListener {
 
     @Override
     public void onScheduledChange(ScheduledChange change) {
-        String what = switch (change.kind()) {
-            case SCHEDULED -> "was scheduled on another terminal, for " + view.when(change.message().dueAt());
-            case EDITED -> "was changed on another terminal: now due " + view.when(change.message().dueAt());
-            case CANCELLED -> "was cancelled on another terminal";
-            case SENT -> "was sent";
-        };
-        view.info("scheduled message #" + change.message().number() + " to " + change.message().recipient() + " " + what);
+        String which = "scheduled message #" + change.message().number() + " to " + change.message().recipient();
+        switch (change.kind()) {
+            case SCHEDULED -> view.info(which + " was scheduled on another terminal, for " + view.when(change.message().dueAt()));
+            case EDITED -> view.info(which + " was changed on another terminal: now due " + view.when(change.message().dueAt()));
+            case CANCELLED -> view.info(which + " was cancelled on another terminal");
+            case SENT -> view.info(which + " was sent");
+            case FAILED -> view.error(which + " could not be sent: " + change.reason());
+        }
     }
 }

@@ -85,12 +85,15 @@ class ConsoleListenerTest {
         listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.EDITED, message));
         listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.CANCELLED, message));
         listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.SENT, message));
+        listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.FAILED, message,
+                "the inbox of bob is full\u001B[2J"));
 
         assertThat(lines).containsExactly(
                 "scheduled message #3 to @bob was scheduled on another terminal, for 11:00:00",
                 "scheduled message #3 to @bob was changed on another terminal: now due 11:00:00",
                 "scheduled message #3 to @bob was cancelled on another terminal",
-                "scheduled message #3 to @bob was sent");
+                "scheduled message #3 to @bob was sent",
+                "error: scheduled message #3 to @bob could not be sent: the inbox of bob is full^[[2J");
     }
 
     @Test

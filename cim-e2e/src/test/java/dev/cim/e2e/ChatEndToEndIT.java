@@ -193,6 +193,7 @@ class ChatEndToEndIT {
             {":q now", "error: :q takes no arguments"},
             {":frobnicate", "error: unknown command :frobnicate"},
             {"@nobody8 hi", "error:"},
+            {":delay @nobody8 hi 1h", "error: not scheduled: no user named nobody8"},
             {"x".repeat(4001), "error: the message is 4001 characters long; the maximum is 4000"},
         };
         for (String[] bad : cases) {

@@ -124,6 +124,15 @@ class ScheduledIntegrationTest {
     }
 
     @Test
+    void schedulingToAUserWithoutAnAccount_isRefusedAtOnce_notWhenItIsDue() {
+        CimClient alice = online(name("alice"), new Recorder());
+
+        assertThatThrownBy(() -> alice.schedule(Recipient.user(name("nobody")), "to no one", Duration.ofDays(30)).join())
+                .cause().isInstanceOf(CimException.class).hasMessageContaining("no user named " + name("nobody"));
+        assertThat(alice.scheduled().join()).isEmpty();
+    }
+
+    @Test
     void schedulingPastTheServersMaximum_isRefusedSayingSo() {
         online(name("bob"), new Recorder());
         CimClient alice = online(name("alice"), new Recorder());

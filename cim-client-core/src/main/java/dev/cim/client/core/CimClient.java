@@ -483,7 +483,7 @@ public final class CimClient implements AutoCloseable {
         jobs.changed(kind, scheduled);
         Pending pending = id == 0 ? null : requests.get(id);
         if (pending == null || pending.internal) {
-            safely(() -> listener.onScheduledChange(new ScheduledChange(kind, scheduled)));
+            safely(() -> listener.onScheduledChange(new ScheduledChange(kind, scheduled, change.getReason())));
         }
         if (pending != null) {
             answer(id, scheduled);

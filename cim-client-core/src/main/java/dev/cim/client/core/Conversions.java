@@ -44,6 +44,7 @@ final class Conversions {
             case EDITED -> ScheduledChange.Kind.EDITED;
             case CANCELLED -> ScheduledChange.Kind.CANCELLED;
             case SENT -> ScheduledChange.Kind.SENT;
+            case FAILED -> ScheduledChange.Kind.FAILED;
             default -> ScheduledChange.Kind.SCHEDULED;
         };
     }

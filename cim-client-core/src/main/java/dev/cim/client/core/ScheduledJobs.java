@@ -78,7 +78,7 @@ final class ScheduledJobs {
     void changed(ScheduledChange.Kind kind, ScheduledMessage message) {
         switch (kind) {
             case SCHEDULED, EDITED -> hold(message);
-            case CANCELLED, SENT -> drop(message.id());
+            case CANCELLED, SENT, FAILED -> drop(message.id());
         }
     }
 

@@ -160,9 +160,12 @@ public final class Envelopes {
     }
 
     public static Envelope scheduledChange(long requestId, ScheduledChange.Kind kind, Scheduled message) {
-        return builder(requestId)
-                .setScheduledChange(ScheduledChange.newBuilder().setKind(kind).setMessage(message))
-                .build();
+        return scheduledChange(requestId, ScheduledChange.newBuilder().setKind(kind).setMessage(message).build());
+    }
+
+    /** A change to one of the user's scheduled messages, as built. */
+    public static Envelope scheduledChange(long requestId, ScheduledChange change) {
+        return builder(requestId).setScheduledChange(change).build();
     }
 
     /** One frame of a scheduled-messages listing. */

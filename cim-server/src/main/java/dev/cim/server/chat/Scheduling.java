@@ -36,6 +36,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +73,8 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
     /** Scheduled messages per listing frame: 200 of up to 4,000 characters stay under 1 MB. */
     private static final int PER_FRAME = 100;
     private static final int SCAN_LIMIT = 100_000;
+    /** Recipients remembered as having an account (about 100 bytes each). */
+    private static final int KNOWN_USERS = 100_000;
 
     /**
      * @param maxDelay     the longest delay accepted
@@ -114,6 +117,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
     private final Settings settings;
     private final int maxTextLength;
     private final IntSupplier peers;
+    private final KnownUsers accounts;
     private final ConcurrentHashMap<String, ScheduledJob> held = new ConcurrentHashMap<>();
     private final Set<String> graced = ConcurrentHashMap.newKeySet();
     private final ExecutorService firer;
@@ -135,7 +139,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
 
     Scheduling(ScheduledStore store, UserLanes lanes, Router router, LocalUsers users, PresenceStore presence, NodeBus bus,
             DelayScheduler wheel, Clock clock, Settings settings, int maxTextLength, IntSupplier peers,
-            MeterRegistry meters) {
+            Predicate<String> accountExists, MeterRegistry meters) {
         this.store = store;
         this.lanes = lanes;
         this.router = router;
@@ -147,6 +151,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         this.settings = settings;
         this.maxTextLength = maxTextLength;
         this.peers = peers;
+        this.accounts = new KnownUsers(accountExists, KNOWN_USERS);
         this.firer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "cim-scheduled-firer");
             t.setDaemon(true);
@@ -285,22 +290,33 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         registrations.add(session.user, new Registering(session, id, draft));
     }
 
-    /** On a lane: registers a batch of drafts in one round trip, then answers each. */
+    /**
+     * On a lane: refuses the drafts to users without an account (they would fail only at their time,
+     * perhaps months later), registers the rest in one round trip, then answers each.
+     */
     private void registerAll(List<Registering> batch) {
+        Replies replies = new Replies();
+        List<Registering> registering = new ArrayList<>(batch.size());
         List<ScheduledStore.Draft> drafts = new ArrayList<>(batch.size());
-        for (Registering r : batch) {
-            drafts.add(new ScheduledStore.Draft(r.session().user, r.draft()));
-        }
         List<ScheduledStore.Registration> results;
         try {
-            results = store.registerAll(drafts, settings.maxPerUser());
+            for (Registering r : batch) {
+                String to = r.draft().getRecipient();
+                if (ChatRules.EVERYONE.equals(to) || to.equals(r.session().user) || accounts.exists(to)) {
+                    registering.add(r);
+                    drafts.add(new ScheduledStore.Draft(r.session().user, r.draft()));
+                } else {
+                    replies.add(r.session(), Envelopes.error(r.requestId(), ErrorReply.Code.UNKNOWN_USER,
+                            "not scheduled: no user named " + to, false));
+                }
+            }
+            results = drafts.isEmpty() ? List.of() : store.registerAll(drafts, settings.maxPerUser());
         } catch (RuntimeException e) {
             batch.forEach(r -> failed(r.session(), r.requestId(), e));
             return;
         }
-        Replies replies = new Replies();
-        for (int i = 0; i < batch.size(); i++) {
-            registered(replies, batch.get(i).session(), batch.get(i).requestId(), results.get(i));
+        for (int i = 0; i < registering.size(); i++) {
+            registered(replies, registering.get(i).session(), registering.get(i).requestId(), results.get(i));
         }
         replies.send();
     }
@@ -543,17 +559,18 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
 
     private void sent(Replies replies, String user, Scheduled message, Tracker.Failure failure, Session releasedBy,
             long requestId) {
+        ScheduledChange.Builder change = ScheduledChange.newBuilder().setKind(ScheduledChange.Kind.SENT).setMessage(message);
         if (failure != null) {
+            // Not sent, and no longer scheduled: every terminal is told why, not that it was sent.
             log.warn("Scheduled message {} of {} could not be sent: {}", message.getId(), user, failure.reason());
-            Envelope notice = Envelopes.error(0, failure.code(), "scheduled message #" + message.getNumber() + " to "
-                    + message.getRecipient() + " could not be sent: " + failure.reason(), false);
-            tellHere(replies, user, null, () -> notice);
+            change.setKind(ScheduledChange.Kind.FAILED).setReason(failure.reason());
         }
+        ScheduledChange told = change.build();
         if (releasedBy != null) {
-            replies.add(releasedBy, Envelopes.scheduledChange(requestId, ScheduledChange.Kind.SENT, message));
+            replies.add(releasedBy, Envelopes.scheduledChange(requestId, told));
         }
-        tellHere(replies, user, releasedBy, () -> Envelopes.scheduledChange(0, ScheduledChange.Kind.SENT, message));
-        tellOtherNodes(user, ScheduledChange.Kind.SENT, message);
+        tellHere(replies, user, releasedBy, () -> Envelopes.scheduledChange(0, told));
+        tellOtherNodes(user, told);
     }
 
     // Telling the user's terminals.
@@ -569,7 +586,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             Scheduled message) {
         replies.add(session, Envelopes.scheduledChange(requestId, kind, message));
         tellHere(replies, session.user, session, () -> Envelopes.scheduledChange(0, kind, message));
-        tellOtherNodes(session.user, kind, message);
+        tellOtherNodes(session.user, ScheduledChange.newBuilder().setKind(kind).setMessage(message).build());
     }
 
     /** News from another node, for this node's sessions of the user. */
@@ -596,11 +613,10 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         }
     }
 
-    private void tellOtherNodes(String user, ScheduledChange.Kind kind, Scheduled message) {
+    private void tellOtherNodes(String user, ScheduledChange change) {
         if (peers.getAsInt() == 0) {
             return;
         }
-        ScheduledChange change = ScheduledChange.newBuilder().setKind(kind).setMessage(message).build();
         try {
             for (String node : presence.nodesOf(user)) {
                 if (!node.equals(presence.nodeId())) {

@@ -5,6 +5,7 @@ import dev.cim.server.store.InboxStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -14,6 +15,8 @@ import java.util.function.Function;
 final class ListInbox implements InboxStore {
 
     final List<Entry> entries = new ArrayList<>();
+    /** Users whose inbox {@link #storeIfOffline} finds full. */
+    final Set<String> full = ConcurrentHashMap.newKeySet();
     private final Function<String, Set<String>> online;
     private int next = 1;
 
@@ -30,6 +33,9 @@ final class ListInbox implements InboxStore {
         Set<String> nodes = online.apply(user);
         if (!nodes.isEmpty()) {
             return new Offer.Online(nodes);
+        }
+        if (full.contains(user)) {
+            return new Offer.Full("the inbox of " + user + " is full");
         }
         return new Offer.Stored(store(user, List.of(chat)).get(0));
     }

@@ -3,13 +3,17 @@ package dev.cim.server.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.ScheduledChange;
 import dev.cim.common.wheel.DelayScheduler;
 import dev.cim.server.store.ScheduledStore;
 import dev.cim.server.support.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +38,7 @@ class SchedulingTest {
     private final Scheduling scheduling = new Scheduling(store, lanes, router, users, presence, bus, wheel, clock,
             new Scheduling.Settings(Duration.ofDays(400), 1000, Duration.ofHours(1), Duration.ofMillis(50),
                     Duration.ofSeconds(2), LEASE),
-            4000, () -> 0, new SimpleMeterRegistry());
+            4000, () -> 0, user -> true, new SimpleMeterRegistry());
 
     @AfterEach
     void stop() {
@@ -67,6 +71,33 @@ class SchedulingTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("hello"));
         assertThat(store.claimed).containsExactly(new ScheduledStore.Ref("alice", "m1"));
         assertThat(inbox.texts()).containsExactly("hello");
+    }
+
+    @Test
+    void dueMessageThatCannotBeSent_isToldToTheSendersTerminalsAsFailed_notAsSent() throws Exception {
+        inbox.full.add("bob");
+        ExecutorService alicesThread = Executors.newSingleThreadExecutor();
+        try {
+            FakeConnection terminal = new FakeConnection(alicesThread);
+            Session alice = new Session(1, "alice", new Origin("alice", 1, 0, 0), terminal, users, inbox,
+                    lanes.of("alice"), new Limits(100, 1 << 20, 100, 10, 100, Duration.ofSeconds(1), 4000, 100, 500),
+                    ChatMetrics.Written.UNCOUNTED, s -> { });
+            users.add(alice);
+            store.put("alice", message("m1", "hello", clock.millis() - 1));
+
+            scheduling.start(); // alice's client releases nothing: the server sends it after the grace
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> terminal.written.stream()
+                    .anyMatch(e -> e.hasScheduledChange() && e.getScheduledChange().getKind() == ScheduledChange.Kind.FAILED));
+            ScheduledChange told = terminal.written.stream().filter(Envelope::hasScheduledChange)
+                    .map(Envelope::getScheduledChange).toList().get(0);
+            assertThat(told.getReason()).isEqualTo("the inbox of bob is full");
+            assertThat(told.getMessage().getId()).isEqualTo("m1");
+            assertThat(terminal.written).filteredOn(Envelope::hasScheduledChange).hasSize(1);
+            assertThat(inbox.texts()).isEmpty();
+        } finally {
+            alicesThread.shutdownNow();
+        }
     }
 
     private Scheduled message(String id, String text, long dueAtMillis) {
