@@ -21,8 +21,9 @@ public interface CimListener {
     }
 
     /**
-     * One of the user's scheduled messages changed through another terminal, or was sent. Changes
-     * this client asked for are the results of its own calls instead.
+     * One of the user's scheduled messages changed through another terminal, was sent, or could not
+     * be sent at its time ({@link ScheduledChange.Kind#FAILED}, with the reason). Changes this client
+     * asked for are the results of its own calls instead.
      */
     default void onScheduledChange(ScheduledChange change) {
     }

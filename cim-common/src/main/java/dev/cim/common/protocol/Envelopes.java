@@ -32,8 +32,11 @@ import java.util.Collection;
  */
 public final class Envelopes {
 
-    /** The protocol version this code speaks; see the compatibility note in {@code cim.proto}. */
-    public static final int PROTOCOL_VERSION = 2;
+    /**
+     * The protocol version this code speaks; see the compatibility note in {@code cim.proto}. 3 since
+     * a scheduled message's change may say FAILED (a client of version 2 would read it as SCHEDULED).
+     */
+    public static final int PROTOCOL_VERSION = 3;
 
     private Envelopes() {
     }

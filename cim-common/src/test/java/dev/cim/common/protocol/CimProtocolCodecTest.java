@@ -173,11 +173,12 @@ class CimProtocolCodecTest {
 
     @Test
     void decode_envelopeOfAnotherVersion_failsWithUnsupportedVersion() {
-        Envelope future = Envelopes.ping(1).toBuilder().setVersion(3).build();
+        int next = Envelopes.PROTOCOL_VERSION + 1;
+        Envelope future = Envelopes.ping(1).toBuilder().setVersion(next).build();
 
         assertThatThrownBy(() -> channel.writeInbound(encode(future)))
-                .isInstanceOfSatisfying(UnsupportedVersionException.class, e -> assertThat(e.version()).isEqualTo(3))
-                .hasMessageContaining("expected: 2");
+                .isInstanceOfSatisfying(UnsupportedVersionException.class, e -> assertThat(e.version()).isEqualTo(next))
+                .hasMessageContaining("expected: " + Envelopes.PROTOCOL_VERSION);
     }
 
     @Test

@@ -3,7 +3,9 @@ package dev.cim.server.account;
 import dev.cim.common.protocol.UserNames;
 import dev.cim.server.store.AccountStore;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.security.crypto.password.PasswordEncoder;
 
 /**
@@ -142,6 +144,11 @@ public final class AccountService {
     /** True when {@code user} has an account. */
     public boolean exists(String user) {
         return store.exists(UserNames.canonical(user));
+    }
+
+    /** Those of {@code users} (canonical names) that have an account, asked of the store in one round trip. */
+    public Set<String> existing(Collection<String> users) {
+        return store.existing(users);
     }
 
     private LoginOutcome createOnLogin(String user, String password, String address) {

@@ -91,7 +91,7 @@ public final class ChatCore implements AutoCloseable {
         this.scheduling = new Scheduling(stores.scheduled(), lanes, router, users, stores.presence(), stores.bus(), wheel,
                 clock, new Scheduling.Settings(s.maxDelay(), s.maxPerUser(), s.window(), s.scanInterval(),
                         s.releaseGrace(), s.lease()),
-                settings.limits().maxTextLength(), peers::get, stores.accounts()::exists, meters);
+                settings.limits().maxTextLength(), peers::get, stores.accounts()::existing, meters);
         this.receiver = new NodeReceiver(nodeId, users, lanes, stores.inbox(), stores.bus(), relays, scheduling::news);
         stores.bus().listen(receiver);
         this.sendRate = new SendRate(settings.limits().messagesPerSecond(), settings.limits().messageBurst(),

@@ -242,7 +242,7 @@ public final class ChatService {
             case PING -> session.connection.send(Envelopes.pong(envelope, clock.millis()));
             case ONLINE_USERS_REQUEST -> onlineUsers(session, id);
             case SCHEDULE -> {
-                Envelope refusal = tooFast(session, id);
+                Envelope refusal = tooFast(session, id, "not scheduled");
                 if (refusal != null) {
                     session.connection.send(refusal);
                 } else {
@@ -269,7 +269,7 @@ public final class ChatService {
             repeat(session, sequence);
             return;
         }
-        Envelope refusal = tooFast(session, sequence);
+        Envelope refusal = tooFast(session, sequence, "not sent");
         if (refusal == null) {
             refusal = ChatRules.recipientProblem(send.getRecipient())
                     .or(() -> ChatRules.textProblem(send.getText(), limits.maxTextLength()))
@@ -297,15 +297,19 @@ public final class ChatService {
         }
     }
 
-    /** A refusal when {@code session}'s user is sending faster than allowed, else null. */
-    Envelope tooFast(Session session, long requestId) {
+    /**
+     * A refusal when {@code session}'s user is sending faster than allowed, else null.
+     *
+     * @param notDone what the refusal says was not done: "not sent", "not scheduled"
+     */
+    Envelope tooFast(Session session, long requestId, String notDone) {
         long waitNanos = sendRate.take(session.user);
         if (waitNanos == 0) {
             return null;
         }
         long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos));
         metrics.rateLimited();
-        return Envelopes.rateLimited(requestId, "not sent: more than " + limits.messagesPerSecond()
+        return Envelopes.rateLimited(requestId, notDone + ": more than " + limits.messagesPerSecond()
                 + " messages per second from " + session.user + " (expected: a pause of " + waitMillis
                 + " ms before the next)", waitMillis);
     }

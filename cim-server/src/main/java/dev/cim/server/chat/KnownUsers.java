@@ -1,46 +1,61 @@
 package dev.cim.server.chat;
 
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 /**
  * Which user names have an account, asked of the account store once per name and remembered, so
- * that checking the recipient of every scheduled message costs a round trip only for a name not seen
- * before. Accounts are never deleted, so a yes stays true; a no is asked again next time (the account
- * may have been created meanwhile). Memory is bounded: past {@code capacity} names it starts over.
- * Thread-safe.
+ * that checking the recipients of scheduled messages costs a round trip only for names not seen
+ * before, all of a batch's in one. Accounts are never deleted, so a yes stays true; a no is asked
+ * again next time (the account may have been created meanwhile). Memory is bounded: past
+ * {@code capacity} names it starts over. Thread-safe.
  */
 final class KnownUsers {
 
-    private final Predicate<String> exists;
+    private final Function<Collection<String>, Set<String>> existing;
     private final int capacity;
     private final Set<String> known = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param exists   asks the store whether an account exists; may block, may throw
+     * @param existing those of the names given that have an account, in one round trip; may block, may throw
      * @param capacity the most names remembered
      */
-    KnownUsers(Predicate<String> exists, int capacity) {
+    KnownUsers(Function<Collection<String>, Set<String>> existing, int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity: " + capacity + " (expected: >= 1)");
         }
-        this.exists = exists;
+        this.existing = existing;
         this.capacity = capacity;
     }
 
-    /** True when {@code user} (a canonical name) has an account. Blocks on the store for a name not known yet. */
-    boolean exists(String user) {
-        if (known.contains(user)) {
-            return true;
+    /**
+     * Those of {@code users} (canonical names) that have an account. Blocks on the store, once, when
+     * some of them are not known yet.
+     */
+    Set<String> existing(Collection<String> users) {
+        Set<String> unknown = null;
+        for (String user : users) {
+            if (!known.contains(user)) {
+                if (unknown == null) {
+                    unknown = new HashSet<>();
+                }
+                unknown.add(user);
+            }
         }
-        if (!exists.test(user)) {
-            return false;
+        if (unknown == null) {
+            return Set.copyOf(users);
         }
-        if (known.size() >= capacity) {
+        Set<String> found = existing.apply(unknown);
+        if (known.size() + found.size() > capacity) {
             known.clear();
         }
-        known.add(user);
-        return true;
+        known.addAll(found);
+        Set<String> result = new HashSet<>(users);
+        unknown.removeAll(found);
+        result.removeAll(unknown); // those asked and not found
+        return result;
     }
 }

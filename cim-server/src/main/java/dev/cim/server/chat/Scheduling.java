@@ -25,7 +25,9 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -36,7 +38,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -139,7 +141,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
 
     Scheduling(ScheduledStore store, UserLanes lanes, Router router, LocalUsers users, PresenceStore presence, NodeBus bus,
             DelayScheduler wheel, Clock clock, Settings settings, int maxTextLength, IntSupplier peers,
-            Predicate<String> accountExists, MeterRegistry meters) {
+            Function<Collection<String>, Set<String>> accountsExisting, MeterRegistry meters) {
         this.store = store;
         this.lanes = lanes;
         this.router = router;
@@ -151,7 +153,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         this.settings = settings;
         this.maxTextLength = maxTextLength;
         this.peers = peers;
-        this.accounts = new KnownUsers(accountExists, KNOWN_USERS);
+        this.accounts = new KnownUsers(accountsExisting, KNOWN_USERS);
         this.firer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "cim-scheduled-firer");
             t.setDaemon(true);
@@ -300,9 +302,17 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         List<ScheduledStore.Draft> drafts = new ArrayList<>(batch.size());
         List<ScheduledStore.Registration> results;
         try {
+            Set<String> recipients = new HashSet<>();
             for (Registering r : batch) {
                 String to = r.draft().getRecipient();
-                if (ChatRules.EVERYONE.equals(to) || to.equals(r.session().user) || accounts.exists(to)) {
+                if (!ChatRules.EVERYONE.equals(to) && !to.equals(r.session().user)) {
+                    recipients.add(to);
+                }
+            }
+            Set<String> existing = recipients.isEmpty() ? Set.of() : accounts.existing(recipients);
+            for (Registering r : batch) {
+                String to = r.draft().getRecipient();
+                if (ChatRules.EVERYONE.equals(to) || to.equals(r.session().user) || existing.contains(to)) {
                     registering.add(r);
                     drafts.add(new ScheduledStore.Draft(r.session().user, r.draft()));
                 } else {
@@ -541,17 +551,34 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         firer.execute(() -> router.route(chat, tracker, null, gate));
     }
 
-    /** On a lane: forgets a batch of sent messages in one round trip, then tells their users' terminals. */
+    /**
+     * On a lane: forgets a batch of sent messages in one round trip, then tells their users' terminals.
+     * A message that failed on the server's side (the store did not answer) is neither forgotten nor
+     * told: its claim runs out and a later scan sends it again. One that failed for good (the
+     * recipient's inbox full) is forgotten and told as failed.
+     */
     private void finishedAll(List<Finished> batch) {
         List<ScheduledStore.Ref> refs = new ArrayList<>(batch.size());
-        batch.forEach(f -> refs.add(new ScheduledStore.Ref(f.user(), f.message().getId())));
+        List<Finished> settled = new ArrayList<>(batch.size());
+        for (Finished f : batch) {
+            if (f.failure() != null && f.failure().code() == ErrorReply.Code.INTERNAL) {
+                log.warn("Scheduled message {} of {} could not be sent ({}); it is tried again once its claim of {} runs out",
+                        f.message().getId(), f.user(), f.failure().reason(), settings.lease());
+                continue;
+            }
+            settled.add(f);
+            refs.add(new ScheduledStore.Ref(f.user(), f.message().getId()));
+        }
+        if (refs.isEmpty()) {
+            return;
+        }
         try {
             store.doneAll(refs); // what it could not forget is sent again once its claim runs out
         } catch (RuntimeException e) {
             log.warn("Could not forget {} sent scheduled messages: {}", refs.size(), e.toString());
         }
         Replies replies = new Replies();
-        for (Finished f : batch) {
+        for (Finished f : settled) {
             sent(replies, f.user(), f.message(), f.failure(), f.releasedBy(), f.requestId());
         }
         replies.send();

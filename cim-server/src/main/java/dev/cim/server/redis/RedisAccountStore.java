@@ -2,8 +2,12 @@ package dev.cim.server.redis;
 
 import dev.cim.server.store.AccountStore;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -96,6 +100,25 @@ public final class RedisAccountStore implements AccountStore {
     @Override
     public boolean exists(String user) {
         return Boolean.TRUE.equals(redis.hasKey(RedisKeys.account(user)));
+    }
+
+    @Override
+    public Set<String> existing(Collection<String> users) {
+        List<String> asked = List.copyOf(users);
+        // One EXISTS per name, pipelined: each key on its own slot, so valid on a cluster too.
+        List<Object> answers = redis.executePipelined((RedisCallback<Object>) c -> {
+            for (String user : asked) {
+                c.keyCommands().exists(RedisBytes.of(RedisKeys.account(user)));
+            }
+            return null;
+        });
+        Set<String> found = new HashSet<>();
+        for (int i = 0; i < asked.size(); i++) {
+            if (Boolean.TRUE.equals(answers.get(i)) || Long.valueOf(1).equals(answers.get(i))) {
+                found.add(asked.get(i));
+            }
+        }
+        return found;
     }
 
     @Override

@@ -1,7 +1,10 @@
 package dev.cim.server.store;
 
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Where accounts are kept: a user name, the hash of its password, the name's look-alike claim, and
@@ -36,6 +39,17 @@ public interface AccountStore {
 
     /** True when {@code user} has an account. */
     boolean exists(String user);
+
+    /** Those of {@code users} that have an account, asked in one round trip. */
+    default Set<String> existing(Collection<String> users) {
+        Set<String> found = new HashSet<>();
+        for (String user : users) {
+            if (exists(user)) {
+                found.add(user);
+            }
+        }
+        return found;
+    }
 
     /**
      * Keeps a session token's hash until {@code expiresAt}; of the user's tokens, only the

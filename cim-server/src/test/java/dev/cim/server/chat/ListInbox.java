@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -17,6 +18,8 @@ final class ListInbox implements InboxStore {
     final List<Entry> entries = new ArrayList<>();
     /** Users whose inbox {@link #storeIfOffline} finds full. */
     final Set<String> full = ConcurrentHashMap.newKeySet();
+    /** How many of the next {@link #storeIfOffline} calls fail as an unreachable store would. */
+    final AtomicInteger failStores = new AtomicInteger();
     private final Function<String, Set<String>> online;
     private int next = 1;
 
@@ -30,6 +33,9 @@ final class ListInbox implements InboxStore {
 
     @Override
     public synchronized Offer storeIfOffline(String user, Chat chat) {
+        if (failStores.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new IllegalStateException("the store does not answer (a test's failure)");
+        }
         Set<String> nodes = online.apply(user);
         if (!nodes.isEmpty()) {
             return new Offer.Online(nodes);

@@ -161,7 +161,7 @@ class RouterTest {
         return new Tracker(1, text, "bob", (t, sessions, stored, failure) -> { });
     }
 
-    /** Routes a message from alice to bob on the source's thread, where the gate lives. */
+    /** Routes a message from alice to bob on the source's thread, with the source's gate. */
     private void route(String text) throws Exception {
         source.submit(() -> router.route(chat(text), tracker(text), null, gate)).get();
     }

@@ -12,6 +12,7 @@ import dev.cim.server.support.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
@@ -38,7 +39,7 @@ class SchedulingTest {
     private final Scheduling scheduling = new Scheduling(store, lanes, router, users, presence, bus, wheel, clock,
             new Scheduling.Settings(Duration.ofDays(400), 1000, Duration.ofHours(1), Duration.ofMillis(50),
                     Duration.ofSeconds(2), LEASE),
-            4000, () -> 0, user -> true, new SimpleMeterRegistry());
+            4000, () -> 0, users -> Set.copyOf(users), new SimpleMeterRegistry());
 
     @AfterEach
     void stop() {
@@ -98,6 +99,21 @@ class SchedulingTest {
         } finally {
             alicesThread.shutdownNow();
         }
+    }
+
+    @Test
+    void dueMessageThatTheStoreFailedToTake_isNeitherForgottenNorToldFailed_andIsSentOnceItsLeaseRunsOut() {
+        inbox.failStores.set(1);
+        store.put("alice", message("m1", "hello", clock.millis() - 1));
+
+        scheduling.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.claimed.size() == 1);
+        assertThat(inbox.texts()).isEmpty();
+
+        clock.advance(LEASE.plusSeconds(1)); // its claim runs out: a scan takes it again
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("hello"));
+        assertThat(store.claimed).hasSize(2);
+        assertThat(inbox.texts()).containsExactly("hello");
     }
 
     private Scheduled message(String id, String text, long dueAtMillis) {
