@@ -558,26 +558,30 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
      * recipient's inbox full) is forgotten and told as failed.
      */
     private void finishedAll(List<Finished> batch) {
+        Replies replies = new Replies();
         List<ScheduledStore.Ref> refs = new ArrayList<>(batch.size());
         List<Finished> settled = new ArrayList<>(batch.size());
         for (Finished f : batch) {
             if (f.failure() != null && f.failure().code() == ErrorReply.Code.INTERNAL) {
                 log.warn("Scheduled message {} of {} could not be sent ({}); it is tried again once its claim of {} runs out",
                         f.message().getId(), f.user(), f.failure().reason(), settings.lease());
+                if (f.releasedBy() != null) {
+                    // The client that asked only needs its answer: the server sends it later.
+                    replies.add(f.releasedBy(), Envelopes.error(f.requestId(), ErrorReply.Code.INTERNAL,
+                            "not sent yet: " + f.failure().reason() + "; the server sends it later", false));
+                }
                 continue;
             }
             settled.add(f);
             refs.add(new ScheduledStore.Ref(f.user(), f.message().getId()));
         }
-        if (refs.isEmpty()) {
-            return;
+        if (!refs.isEmpty()) {
+            try {
+                store.doneAll(refs); // what it could not forget is sent again once its claim runs out
+            } catch (RuntimeException e) {
+                log.warn("Could not forget {} sent scheduled messages: {}", refs.size(), e.toString());
+            }
         }
-        try {
-            store.doneAll(refs); // what it could not forget is sent again once its claim runs out
-        } catch (RuntimeException e) {
-            log.warn("Could not forget {} sent scheduled messages: {}", refs.size(), e.toString());
-        }
-        Replies replies = new Replies();
         for (Finished f : settled) {
             sent(replies, f.user(), f.message(), f.failure(), f.releasedBy(), f.requestId());
         }

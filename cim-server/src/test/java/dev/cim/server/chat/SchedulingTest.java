@@ -3,6 +3,7 @@ package dev.cim.server.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange;
@@ -114,6 +115,31 @@ class SchedulingTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("hello"));
         assertThat(store.claimed).hasSize(2);
         assertThat(inbox.texts()).containsExactly("hello");
+    }
+
+    @Test
+    void releaseThatTheStoreFailedToTake_isAnsweredNotSentYet_andNothingIsToldFailed() throws Exception {
+        inbox.failStores.set(1);
+        store.put("alice", message("m1", "hello", clock.millis() - 1));
+        ExecutorService alicesThread = Executors.newSingleThreadExecutor();
+        try {
+            FakeConnection terminal = new FakeConnection(alicesThread);
+            Session alice = new Session(1, "alice", new Origin("alice", 1, 0, 0), terminal, users, inbox,
+                    lanes.of("alice"), new Limits(100, 1 << 20, 100, 10, 100, Duration.ofSeconds(1), 4000, 100, 500),
+                    ChatMetrics.Written.UNCOUNTED, s -> { });
+            users.add(alice);
+
+            alicesThread.submit(() -> scheduling.handle(alice, Envelopes.release(5, "m1"))).get();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> terminal.written.stream()
+                    .anyMatch(e -> e.getRequestId() == 5 && e.hasError()));
+            Envelope answer = terminal.written.stream().filter(e -> e.getRequestId() == 5).findFirst().orElseThrow();
+            assertThat(answer.getError().getMessage()).startsWith("not sent yet: ").endsWith("; the server sends it later");
+            assertThat(terminal.written).noneMatch(Envelope::hasScheduledChange);
+            assertThat(inbox.texts()).isEmpty();
+        } finally {
+            alicesThread.shutdownNow();
+        }
     }
 
     private Scheduled message(String id, String text, long dueAtMillis) {
