@@ -81,10 +81,7 @@ class SchedulingTest {
         ExecutorService alicesThread = Executors.newSingleThreadExecutor();
         try {
             FakeConnection terminal = new FakeConnection(alicesThread);
-            Session alice = new Session(1, "alice", new Origin("alice", 1, 0, 0), terminal, users, inbox,
-                    lanes.of("alice"), new Limits(100, 1 << 20, 100, 10, 100, Duration.ofSeconds(1), 4000, 100, 500),
-                    ChatMetrics.Written.UNCOUNTED, s -> { });
-            users.add(alice);
+            online("alice", terminal);
             store.put("alice", message("m1", "hello", clock.millis() - 1));
 
             scheduling.start(); // alice's client releases nothing: the server sends it after the grace
@@ -124,10 +121,7 @@ class SchedulingTest {
         ExecutorService alicesThread = Executors.newSingleThreadExecutor();
         try {
             FakeConnection terminal = new FakeConnection(alicesThread);
-            Session alice = new Session(1, "alice", new Origin("alice", 1, 0, 0), terminal, users, inbox,
-                    lanes.of("alice"), new Limits(100, 1 << 20, 100, 10, 100, Duration.ofSeconds(1), 4000, 100, 500),
-                    ChatMetrics.Written.UNCOUNTED, s -> { });
-            users.add(alice);
+            Session alice = online("alice", terminal);
 
             alicesThread.submit(() -> scheduling.handle(alice, Envelopes.release(5, "m1"))).get();
 
@@ -140,6 +134,15 @@ class SchedulingTest {
         } finally {
             alicesThread.shutdownNow();
         }
+    }
+
+    /** A session of {@code user} in the registry, on {@code terminal}. */
+    private Session online(String user, FakeConnection terminal) {
+        Session session = new Session(1, user, new Origin(user, 1, 0, 0), terminal, users, inbox, lanes.of(user),
+                new Limits(100, 1 << 20, 100, 10, 100, Duration.ofSeconds(1), 4000, 100, 500),
+                ChatMetrics.Written.UNCOUNTED, s -> { });
+        users.add(session);
+        return session;
     }
 
     private Scheduled message(String id, String text, long dueAtMillis) {
