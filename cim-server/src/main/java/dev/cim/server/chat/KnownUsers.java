@@ -32,10 +32,10 @@ final class KnownUsers {
     }
 
     /**
-     * Those of {@code users} (canonical names) that have an account. Blocks on the store, once, when
-     * some of them are not known yet.
+     * Those of {@code users} (canonical names) that have no account; empty, without asking the store,
+     * when all are known. Blocks on the store, once, when some of them are not known yet.
      */
-    Set<String> existing(Collection<String> users) {
+    Set<String> withoutAccount(Collection<String> users) {
         Set<String> unknown = null;
         for (String user : users) {
             if (!known.contains(user)) {
@@ -46,16 +46,14 @@ final class KnownUsers {
             }
         }
         if (unknown == null) {
-            return Set.copyOf(users);
+            return Set.of();
         }
         Set<String> found = existing.apply(unknown);
         if (known.size() + found.size() > capacity) {
             known.clear();
         }
         known.addAll(found);
-        Set<String> result = new HashSet<>(users);
         unknown.removeAll(found);
-        result.removeAll(unknown); // those asked and not found
-        return result;
+        return unknown;
     }
 }

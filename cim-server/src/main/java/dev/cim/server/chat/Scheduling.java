@@ -309,15 +309,15 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
                     recipients.add(to);
                 }
             }
-            Set<String> existing = recipients.isEmpty() ? Set.of() : accounts.existing(recipients);
+            Set<String> unknown = recipients.isEmpty() ? Set.of() : accounts.withoutAccount(recipients);
             for (Registering r : batch) {
                 String to = r.draft().getRecipient();
-                if (ChatRules.EVERYONE.equals(to) || to.equals(r.session().user) || existing.contains(to)) {
-                    registering.add(r);
-                    drafts.add(new ScheduledStore.Draft(r.session().user, r.draft()));
-                } else {
+                if (unknown.contains(to)) {
                     replies.add(r.session(), Envelopes.error(r.requestId(), ErrorReply.Code.UNKNOWN_USER,
                             "not scheduled: no user named " + to, false));
+                } else {
+                    registering.add(r);
+                    drafts.add(new ScheduledStore.Draft(r.session().user, r.draft()));
                 }
             }
             results = drafts.isEmpty() ? List.of() : store.registerAll(drafts, settings.maxPerUser());
@@ -617,7 +617,9 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             Scheduled message) {
         replies.add(session, Envelopes.scheduledChange(requestId, kind, message));
         tellHere(replies, session.user, session, () -> Envelopes.scheduledChange(0, kind, message));
-        tellOtherNodes(session.user, ScheduledChange.newBuilder().setKind(kind).setMessage(message).build());
+        if (peers.getAsInt() > 0) {
+            tellOtherNodes(session.user, ScheduledChange.newBuilder().setKind(kind).setMessage(message).build());
+        }
     }
 
     /** News from another node, for this node's sessions of the user. */
