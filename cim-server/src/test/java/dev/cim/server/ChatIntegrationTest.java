@@ -198,7 +198,7 @@ class ChatIntegrationTest {
         long origin = MessageIds.newOrigin();
         try (RawClient first = RawClient.connect(server.port()).login(name("alice"), origin)) {
             first.send(Envelopes.send(1, name("bob"), "only once"));
-            first.await("the receipt", Envelope::hasReceipt);
+            first.await("the receipt", e -> e.hasReceipts() && e.getReceipts().getRequestIdsList().contains(1L));
         }
         bob.awaitText("only once");
         try (RawClient again = RawClient.connect(server.port()).login(name("alice"), origin)) {
@@ -208,7 +208,7 @@ class ChatIntegrationTest {
             assertThat(answer.getReceipt().getResend()).isTrue();
             assertThat(answer.getReceipt().getOutcome()).isEqualTo(Receipt.Outcome.DELIVERED);
             again.send(Envelopes.send(2, name("bob"), "after"));
-            again.await("the receipt of the next", e -> e.hasReceipt() && e.getRequestId() == 2);
+            again.await("the receipt of the next", e -> e.hasReceipts() && e.getReceipts().getRequestIdsList().contains(2L));
         }
         bob.awaitText("after");
         assertThat(bob.texts()).containsExactly("only once", "after");

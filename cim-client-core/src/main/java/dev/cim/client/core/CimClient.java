@@ -7,6 +7,7 @@ import dev.cim.common.protocol.MessageIds;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.LoginResult;
+import dev.cim.common.protocol.proto.Receipts;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.wheel.DelayScheduler;
 import io.netty.bootstrap.Bootstrap;
@@ -84,6 +85,8 @@ public final class CimClient implements AutoCloseable {
 
     private final String user;
     private final long origin;
+    /** What the ids of this client's messages begin with ({@link MessageIds#prefix}). */
+    private final String idPrefix;
     private final Clock clock;
     private final CimListener listener;
     private final EventLoopGroup group;
@@ -109,6 +112,7 @@ public final class CimClient implements AutoCloseable {
     CimClient(CimClientBuilder b) {
         this.user = b.user;
         this.origin = MessageIds.newOrigin();
+        this.idPrefix = MessageIds.prefix(origin);
         this.clock = b.clock;
         this.listener = b.listener;
         this.ownsGroup = b.group == null;
@@ -124,6 +128,7 @@ public final class CimClient implements AutoCloseable {
         Bootstrap bootstrap = new Bootstrap().group(loop)
                 .channel(b.group == null ? transport.socket() : b.channelType)
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOCATOR, NettyTransport.ALLOCATOR)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) b.connectTimeout.toMillis());
         b.options.forEach((option, value) -> setOption(bootstrap, option, value));
         if (b.localAddress != null) {
@@ -368,7 +373,9 @@ public final class CimClient implements AutoCloseable {
 
     @SuppressWarnings("unchecked")
     private <T> CompletableFuture<T> request(Pending.Kind kind, boolean internal, LongFunction<Envelope> build) {
-        CompletableFuture<T> result = new CompletableFuture<>();
+        // One future, completed by the answer with the value its kind promises (a SEND's with a
+        // SendReceipt...): the one the caller gets, so that each request costs no second future.
+        CompletableFuture<Object> result = new CompletableFuture<>();
         onLoop(() -> result.completeExceptionally(new CimException(CimException.Reason.CLOSED, "the client was closed")), () -> {
             if (closed) {
                 result.completeExceptionally(new CimException(CimException.Reason.CLOSED, "the client was closed"));
@@ -380,24 +387,17 @@ public final class CimClient implements AutoCloseable {
             }
             Pending pending;
             try {
-                pending = requests.add(kind, internal, build);
+                pending = requests.add(kind, internal, build, result);
             } catch (CimException full) {
                 result.completeExceptionally(full);
                 return;
             }
-            pending.result.whenComplete((value, failure) -> {
-                if (failure != null) {
-                    result.completeExceptionally(failure);
-                } else {
-                    result.complete((T) value);
-                }
-            });
             Channel channel = link.channel();
             if (channel != null) {
                 channel.writeAndFlush(pending.envelope, channel.voidPromise());
             }
         });
-        return result;
+        return (CompletableFuture<T>) (CompletableFuture<?>) result;
     }
 
     private <T> CompletableFuture<T> checkText(String text) {
@@ -450,6 +450,14 @@ public final class CimClient implements AutoCloseable {
         switch (envelope.getKindCase()) {
             case DELIVERY -> inbound.delivered(envelope.getDelivery().getChat());
             case RECEIPT -> answer(id, Conversions.receipt(envelope.getReceipt()));
+            case RECEIPTS -> {
+                Receipts receipts = envelope.getReceipts();
+                for (int i = 0; i < receipts.getRequestIdsCount(); i++) {
+                    long request = receipts.getRequestIds(i);
+                    int sessions = i < receipts.getSessionsCount() ? receipts.getSessions(i) : 0;
+                    answer(request, new SendReceipt(idPrefix + request, SendReceipt.Outcome.DELIVERED, sessions, "", false));
+                }
+            }
             case SCHEDULED_CHANGE -> scheduledChange(id, envelope.getScheduledChange());
             case SCHEDULED_LIST -> {
                 Pending pending = requests.get(id);

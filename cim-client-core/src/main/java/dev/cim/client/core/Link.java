@@ -1,6 +1,5 @@
 package dev.cim.client.core;
 
-import dev.cim.common.net.CoalescingFlushHandler;
 import dev.cim.common.protocol.CimProtocolCodec;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
@@ -172,10 +171,9 @@ final class Link {
             @Override
             protected void initChannel(SocketChannel ch) {
                 if (tls != null) {
-                    // Next to the socket: the flush handler's one flush per pass is one TLS wrap.
+                    // Next to the socket: the codec's one flush per pass is one TLS wrap.
                     ch.pipeline().addLast(TLS, tls.newHandler(ch.alloc(), address));
                 }
-                ch.pipeline().addLast(new CoalescingFlushHandler());
                 beforeCodec.accept(ch);
                 new CimProtocolCodec(MAX_INBOUND_FRAME).install(ch.pipeline());
                 ch.pipeline().addLast(IDLE, idleHandler(FIRST_HEARTBEAT));

@@ -15,14 +15,15 @@ final class Pending {
     final Envelope envelope;
     final Kind kind;
     /** Completed with the answer, on the I/O thread. */
-    final CompletableFuture<Object> result = new CompletableFuture<>();
+    final CompletableFuture<Object> result;
     /** True for requests the client makes by itself (releases, refreshes): their news goes to the listener. */
     final boolean internal;
     /** The frames of a multi-frame answer so far. */
     private List<Object> parts;
 
-    Pending(long id, Envelope envelope, Kind kind, boolean internal) {
+    Pending(long id, Envelope envelope, Kind kind, boolean internal, CompletableFuture<Object> result) {
         this.id = id;
+        this.result = result;
         this.envelope = envelope;
         this.kind = kind;
         this.internal = internal;

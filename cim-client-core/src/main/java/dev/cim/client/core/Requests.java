@@ -1,10 +1,11 @@
 package dev.cim.client.core;
 
 import dev.cim.common.protocol.proto.Envelope;
+import io.netty.util.collection.LongObjectHashMap;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongFunction;
 
 /**
@@ -13,11 +14,15 @@ import java.util.function.LongFunction;
  * it is sent again. After each login every request here is written again, in order: the server
  * routes a message id once, and answers a repeat with the first outcome.
  *
+ * <p>Kept in a map with primitive keys, answered in any order and listed in order only after a
+ * login (by sorting): every message takes one in and one out, and a linked map with boxed keys cost
+ * a tenth of a busy client's time in a profile of the closed-loop load.
+ *
  * <p>Confined to the client's I/O thread.
  */
 final class Requests {
 
-    private final LinkedHashMap<Long, Pending> outstanding = new LinkedHashMap<>();
+    private final LongObjectHashMap<Pending> outstanding = new LongObjectHashMap<>();
     private final int limit;
     private long lastId;
 
@@ -34,15 +39,16 @@ final class Requests {
     /**
      * Numbers a new request and keeps it until answered.
      *
+     * @param result completed with the answer
      * @throws CimException ({@link CimException.Reason#OUTBOX_FULL}) past the limit
      */
-    Pending add(Pending.Kind kind, boolean internal, LongFunction<Envelope> build) {
+    Pending add(Pending.Kind kind, boolean internal, LongFunction<Envelope> build, CompletableFuture<Object> result) {
         if (outstanding.size() >= limit) {
             throw new CimException(CimException.Reason.OUTBOX_FULL, outstanding.size()
                     + " requests are waiting for the server already (the most a client keeps); try again later");
         }
         long id = ++lastId;
-        Pending pending = new Pending(id, build.apply(id), kind, internal);
+        Pending pending = new Pending(id, build.apply(id), kind, internal, result);
         outstanding.put(id, pending);
         return pending;
     }
@@ -63,14 +69,16 @@ final class Requests {
 
     /** Every outstanding request, oldest first. */
     List<Pending> inOrder() {
-        return new ArrayList<>(outstanding.values());
+        List<Pending> all = new ArrayList<>(outstanding.values());
+        all.sort(Comparator.comparingLong(pending -> pending.id));
+        return all;
     }
 
-    /** Fails every outstanding request with {@code failure} and forgets them. */
+    /** Fails every outstanding request with {@code failure} and forgets them, oldest first. */
     void failAll(CimException failure) {
-        for (Iterator<Pending> it = outstanding.values().iterator(); it.hasNext(); ) {
-            Pending pending = it.next();
-            it.remove();
+        List<Pending> all = inOrder();
+        outstanding.clear();
+        for (Pending pending : all) {
             pending.result.completeExceptionally(failure);
         }
     }

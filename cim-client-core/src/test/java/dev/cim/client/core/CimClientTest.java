@@ -15,6 +15,7 @@ import dev.cim.common.protocol.proto.Envelope.KindCase;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.LoginResult;
 import dev.cim.common.protocol.proto.Receipt;
+import dev.cim.common.protocol.proto.Receipts;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange.Kind;
 import java.io.IOException;
@@ -282,6 +283,31 @@ class CimClientTest {
         connection.send(Envelopes.receipt(sendOne.getRequestId(), Receipt.Outcome.STORED, idOne, 0, "bob", true));
         assertThat(first).succeedsWithin(WAIT).isEqualTo(new SendReceipt(idOne, SendReceipt.Outcome.STORED, 0, "bob", true));
         assertThat(client.unanswered()).isZero();
+    }
+
+    @Test
+    void send_receiptsFrame_answersEachSendItNames_asDeliveredWithItsId() {
+        FakeServer server = server("node-a");
+        CimClient client = connected(server);
+        Connection connection = server.connectionsSoFar().get(0);
+        CompletableFuture<SendReceipt> first = client.send(Recipient.user("bob"), "one");
+        CompletableFuture<SendReceipt> second = client.send(Recipient.user("carol"), "two");
+        CompletableFuture<SendReceipt> third = client.send(Recipient.user("dave"), "three");
+        long one = connection.next(KindCase.SEND).getRequestId();
+        long two = connection.next(KindCase.SEND).getRequestId();
+        long three = connection.next(KindCase.SEND).getRequestId();
+
+        connection.send(Envelopes.receipts(Receipts.newBuilder()
+                .addRequestIds(three).addSessions(2)
+                .addRequestIds(one).addSessions(1)
+                .build()));
+
+        assertThat(first).succeedsWithin(WAIT).isEqualTo(new SendReceipt(MessageIds.of(client.origin(), one),
+                SendReceipt.Outcome.DELIVERED, 1, "", false));
+        assertThat(third).succeedsWithin(WAIT).isEqualTo(new SendReceipt(MessageIds.of(client.origin(), three),
+                SendReceipt.Outcome.DELIVERED, 2, "", false));
+        assertThat(second).as("not named in the frame").isNotDone();
+        assertThat(client.unanswered()).isEqualTo(1);
     }
 
     @Test

@@ -4,18 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.proto.Envelope;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 
 class RequestsTest {
+
+    private static Pending add(Requests requests, Pending.Kind kind, boolean internal, LongFunction<Envelope> build) {
+        return requests.add(kind, internal, build, new CompletableFuture<>());
+    }
 
     @Test
     void add_numbersRequestsFromOne_andBuildsEachWithItsNumber() {
         Requests requests = new Requests(10);
 
-        Pending first = requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "one"));
-        Pending second = requests.add(Pending.Kind.ONLINE_USERS, false, Envelopes::onlineUsersRequest);
-        Pending third = requests.add(Pending.Kind.RELEASE, true, id -> Envelopes.release(id, "x-1"));
+        Pending first = add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "one"));
+        Pending second = add(requests, Pending.Kind.ONLINE_USERS, false, Envelopes::onlineUsersRequest);
+        Pending third = add(requests, Pending.Kind.RELEASE, true, id -> Envelopes.release(id, "x-1"));
 
         assertThat(List.of(first.id, second.id, third.id)).containsExactly(1L, 2L, 3L);
         assertThat(first.envelope.getRequestId()).isEqualTo(1);
@@ -28,7 +37,7 @@ class RequestsTest {
     void inOrder_afterAnswersInAnyOrder_keepsTheRestOldestFirst() {
         Requests requests = new Requests(10);
         for (int i = 0; i < 5; i++) {
-            requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "m" + id));
+            add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "m" + id));
         }
 
         requests.remove(4);
@@ -41,14 +50,33 @@ class RequestsTest {
     }
 
     @Test
+    void inOrder_ofThousandsAnsweredAtRandom_isSortedByNumber() {
+        Requests requests = new Requests(10_000);
+        for (int i = 0; i < 5000; i++) {
+            add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "m" + id));
+        }
+        Random random = new Random(7);
+        List<Long> left = new ArrayList<>();
+        for (long id = 1; id <= 5000; id++) {
+            if (random.nextBoolean()) {
+                requests.remove(id);
+            } else {
+                left.add(id);
+            }
+        }
+
+        assertThat(requests.inOrder()).extracting(p -> p.id).containsExactlyElementsOf(left);
+    }
+
+    @Test
     void add_afterAnswers_neverReusesANumber() {
         Requests requests = new Requests(2);
-        requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "a"));
-        requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "b"));
+        add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "a"));
+        add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "b"));
         requests.remove(2);
         requests.remove(1);
 
-        Pending next = requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "c"));
+        Pending next = add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "c"));
 
         assertThat(next.id).isEqualTo(3);
     }
@@ -56,23 +84,23 @@ class RequestsTest {
     @Test
     void add_pastTheLimit_failsWithOutboxFull_andUsesNoNumber() {
         Requests requests = new Requests(2);
-        requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "a"));
-        requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "b"));
+        add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "a"));
+        add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "b"));
 
-        assertThatThrownBy(() -> requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "c")))
+        assertThatThrownBy(() -> add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "c")))
                 .isInstanceOfSatisfying(CimException.class,
                         e -> assertThat(e.reason()).isEqualTo(CimException.Reason.OUTBOX_FULL))
                 .hasMessageContaining("2 requests are waiting");
         requests.remove(1);
-        assertThat(requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "c")).id)
+        assertThat(add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "c")).id)
                 .as("a refused request takes no number: sequences stay gapless").isEqualTo(3);
     }
 
     @Test
     void failAll_failsEveryRequestWithTheCause_andForgetsThem() {
         Requests requests = new Requests(10);
-        Pending a = requests.add(Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "a"));
-        Pending b = requests.add(Pending.Kind.LIST_SCHEDULED, true, id -> Envelopes.listScheduled(id, 0));
+        Pending a = add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "a"));
+        Pending b = add(requests, Pending.Kind.LIST_SCHEDULED, true, id -> Envelopes.listScheduled(id, 0));
         CimException closed = new CimException(CimException.Reason.CLOSED, "the client was closed");
 
         requests.failAll(closed);

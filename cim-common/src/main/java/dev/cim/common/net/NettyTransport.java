@@ -1,5 +1,7 @@
 package dev.cim.common.net;
 
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -34,6 +36,15 @@ public record NettyTransport(String name, Supplier<IoHandlerFactory> ioHandler,
             EpollSocketChannel.class, EpollServerSocketChannel.class);
     private static final NettyTransport NIO = new NettyTransport("nio", NioIoHandler::newFactory,
             NioSocketChannel.class, NioServerSocketChannel.class);
+
+    /**
+     * The buffer allocator of every cim connection: Netty's pooled allocator, with its per-thread
+     * caches, rather than Netty 4.2's default adaptive one. A chat connection allocates small buffers
+     * at a high rate on its event loop (a read's buffer, a pass's frames, their direct copy), which is
+     * what the thread caches serve; in the closed-loop load the adaptive allocator cost the server
+     * a fifth more CPU per message (README, "Benchmarks"). Set with {@code ChannelOption.ALLOCATOR}.
+     */
+    public static final ByteBufAllocator ALLOCATOR = PooledByteBufAllocator.DEFAULT;
 
     /** Epoll where available, else NIO. */
     public static NettyTransport best() {

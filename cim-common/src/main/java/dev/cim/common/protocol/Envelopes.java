@@ -16,12 +16,14 @@ import dev.cim.common.protocol.proto.OnlineUsersRequest;
 import dev.cim.common.protocol.proto.Ping;
 import dev.cim.common.protocol.proto.Pong;
 import dev.cim.common.protocol.proto.Receipt;
+import dev.cim.common.protocol.proto.Receipts;
 import dev.cim.common.protocol.proto.Release;
 import dev.cim.common.protocol.proto.Schedule;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange;
 import dev.cim.common.protocol.proto.ScheduledList;
 import dev.cim.common.protocol.proto.Send;
+import com.google.protobuf.ByteString;
 import java.util.Collection;
 
 /**
@@ -34,9 +36,11 @@ public final class Envelopes {
 
     /**
      * The protocol version this code speaks; see the compatibility note in {@code cim.proto}. 3 since
-     * a scheduled message's change may say FAILED (a client of version 2 would read it as SCHEDULED).
+     * a scheduled message's change may say FAILED (a client of version 2 would read it as SCHEDULED);
+     * 4 since delivered messages may be answered by a {@link Receipts} frame for several at once (a
+     * client of version 3 would leave them unanswered).
      */
-    public static final int PROTOCOL_VERSION = 3;
+    public static final int PROTOCOL_VERSION = 4;
 
     private Envelopes() {
     }
@@ -129,13 +133,28 @@ public final class Envelopes {
 
     public static Envelope receipt(long sequence, Receipt.Outcome outcome, String messageId, int sessions,
             String storedFor, boolean resend) {
+        return receipt(sequence, outcome, ByteString.copyFromUtf8(messageId), sessions, storedFor, resend);
+    }
+
+    /**
+     * A receipt whose message id is given as its UTF-8 bytes, as a {@link Chat} holds it once
+     * serialized ({@link Chat#getIdBytes()}): the receipt then reuses them instead of encoding the id
+     * again.
+     */
+    public static Envelope receipt(long sequence, Receipt.Outcome outcome, ByteString messageId, int sessions,
+            String storedFor, boolean resend) {
         return builder(sequence).setReceipt(Receipt.newBuilder()
                         .setOutcome(outcome)
-                        .setMessageId(messageId)
+                        .setMessageIdBytes(messageId)
                         .setSessions(sessions)
                         .setStoredFor(storedFor == null ? "" : storedFor)
                         .setResend(resend))
                 .build();
+    }
+
+    /** Receipts for several messages delivered, in one frame (its request id is 0). */
+    public static Envelope receipts(Receipts receipts) {
+        return builder(0).setReceipts(receipts).build();
     }
 
     /** A delivery of {@code chat}; one envelope may be written to any number of connections. */

@@ -43,6 +43,17 @@ public final class MessageIds {
         return HEX.toHexDigits(origin) + "-" + sequence;
     }
 
+    /**
+     * What the ids of {@code origin}'s messages begin with, {@code "<origin>-"}: {@code of(origin, n)}
+     * is {@code prefix(origin) + n}, for a client that makes the ids of many of its messages.
+     */
+    public static String prefix(long origin) {
+        if (origin == 0) {
+            throw new IllegalArgumentException("origin: 0 (expected: a random non-zero number)");
+        }
+        return HEX.toHexDigits(origin) + "-";
+    }
+
     /** The origin as it appears in ids and logs: 16 hex digits. */
     public static String origin(long origin) {
         return HEX.toHexDigits(origin);

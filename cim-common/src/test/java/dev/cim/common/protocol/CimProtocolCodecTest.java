@@ -88,18 +88,20 @@ class CimProtocolCodecTest {
     }
 
     @Test
-    void encode_writesEachFrameAsOneBufferOfExactlyItsSize() {
-        Envelope sent = Envelopes.ping(42L);
+    void encode_framesWrittenTogether_leaveBackToBackInOneBuffer() {
+        Envelope ping = Envelopes.ping(42L);
+        Envelope ack = Envelopes.ack(7);
         EmbeddedChannel encoder = channelWithCodec(MAX);
 
-        encoder.writeOutbound(sent, sent);
+        encoder.writeOutbound(ping, ack);
 
-        for (int i = 0; i < 2; i++) {
-            ByteBuf frame = encoder.readOutbound();
-            assertThat(frame.readableBytes()).isEqualTo(CimProtocolCodec.LENGTH_FIELD_LENGTH + sent.getSerializedSize());
-            assertThat(frame.capacity()).isEqualTo(frame.readableBytes());
-            frame.release();
-        }
+        ByteBuf frames = encoder.readOutbound();
+        assertThat(frames.readInt()).isEqualTo(ping.getSerializedSize());
+        frames.skipBytes(ping.getSerializedSize());
+        assertThat(frames.readInt()).isEqualTo(ack.getSerializedSize());
+        frames.skipBytes(ack.getSerializedSize());
+        assertThat(frames.isReadable()).as("nothing after the two frames").isFalse();
+        frames.release();
         assertThat((Object) encoder.readOutbound()).isNull();
         encoder.finishAndReleaseAll();
     }

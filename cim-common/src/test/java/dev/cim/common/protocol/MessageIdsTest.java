@@ -19,6 +19,13 @@ class MessageIdsTest {
     }
 
     @Test
+    void prefix_followedByTheSequence_isTheId() {
+        assertThat(MessageIds.prefix(0xa1L) + 42).isEqualTo(MessageIds.of(0xa1L, 42));
+        assertThat(MessageIds.prefix(-1L) + Long.MAX_VALUE).isEqualTo(MessageIds.of(-1L, Long.MAX_VALUE));
+        assertThatIllegalArgumentException().isThrownBy(() -> MessageIds.prefix(0)).withMessageContaining("non-zero");
+    }
+
+    @Test
     void of_zeroOriginOrNonPositiveSequence_isRefusedSayingWhatWasExpected() {
         assertThatIllegalArgumentException().isThrownBy(() -> MessageIds.of(0, 1)).withMessageContaining("non-zero");
         assertThatIllegalArgumentException().isThrownBy(() -> MessageIds.of(1, 0)).withMessageContaining("expected: > 0");

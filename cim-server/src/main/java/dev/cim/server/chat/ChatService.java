@@ -1,5 +1,6 @@
 package dev.cim.server.chat;
 
+import com.google.protobuf.ByteString;
 import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.MessageIds;
@@ -269,6 +270,9 @@ public final class ChatService {
             repeat(session, sequence);
             return;
         }
+        // The text's bytes as they came, taken before getText() replaces them with a String: the
+        // chat carries them as they are, so it is neither measured nor encoded again.
+        ByteString text = send.getTextBytes();
         Envelope refusal = tooFast(session, sequence, "not sent");
         if (refusal == null) {
             refusal = ChatRules.recipientProblem(send.getRecipient())
@@ -285,15 +289,15 @@ public final class ChatService {
                 .setId(MessageIds.of(origin.origin, sequence))
                 .setSender(session.user)
                 .setRecipient(UserNames.canonical(send.getRecipient()))
-                .setText(send.getText())
+                .setTextBytes(text)
                 .setSentAtMillis(clock.millis())
                 .build();
-        Tracker tracker = new Tracker(sequence, chat.getId(), chat.getRecipient(), receiptTo(origin, metrics.timer()));
+        // The id encoded once, here: the chat keeps the bytes for its deliveries, the receipt reuses them.
+        Tracker tracker = new Tracker(sequence, chat.getIdBytes(), chat.getRecipient(), receiptTo(origin, metrics.timer()));
         origin.pending(tracker);
         router.route(chat, tracker, session, origin.gate);
         if (origin.pendingCount() > limits.pendingPerOrigin()) {
-            // Slow the sender, not the server: read no more of this client until some are resolved.
-            session.connection.readPaused(true);
+            session.pauseReading();
         }
     }
 
@@ -336,22 +340,23 @@ public final class ChatService {
     /** Where a tracked message's outcome goes: a receipt (or refusal) to its origin's current session. */
     private Tracker.Outcome receiptTo(Origin origin, ChatMetrics.Timing timing) {
         return (tracker, sessions, stored, failure) -> {
-            Envelope answer = failure != null
-                    ? Envelopes.error(tracker.sequence(), failure.code(), failure.reason(), false)
-                    : Envelopes.receipt(tracker.sequence(), stored ? Receipt.Outcome.STORED : Receipt.Outcome.DELIVERED,
-                            tracker.messageId(), sessions, stored ? tracker.recipient() : "", false);
-            origin.answered(tracker.sequence(), answer);
             timing.done(stored, failure != null);
             Session current = origin.current();
+            if (failure == null && !stored) {
+                // The common outcome: batched with others into one Receipts frame.
+                origin.delivered(tracker.sequence(), sessions);
+                if (current != null) {
+                    current.delivered(tracker.sequence(), sessions);
+                }
+                return;
+            }
+            Envelope answer = failure != null
+                    ? Envelopes.error(tracker.sequence(), failure.code(), failure.reason(), false)
+                    : Envelopes.receipt(tracker.sequence(), Receipt.Outcome.STORED, tracker.messageId(), sessions,
+                            tracker.recipient(), false);
+            origin.answered(tracker.sequence(), answer);
             if (current != null) {
-                current.connection.owner().execute(() -> {
-                    if (current.connection.isOpen()) {
-                        current.connection.send(answer);
-                        if (origin.pendingCount() <= limits.pendingPerOrigin() / 2) {
-                            current.connection.readPaused(false);
-                        }
-                    }
-                });
+                current.answer(answer);
             }
         };
     }

@@ -11,24 +11,25 @@ import dev.cim.common.protocol.proto.Envelope;
  *
  * @param envelope the Delivery envelope written to the session
  * @param tracker  told when the session acknowledged it or it was stored, or null
+ * @param bytes    the envelope's serialized size, measured once when it is built (while the message
+ *                 is in the cache) for the sessions' window accounting
  */
-record Delivery(Envelope envelope, Tracker tracker) {
+record Delivery(Envelope envelope, Tracker tracker, int bytes) {
 
     static Delivery of(Chat chat, Tracker tracker) {
-        return new Delivery(Envelopes.delivery(chat), tracker);
+        return of(Envelopes.delivery(chat), tracker);
+    }
+
+    static Delivery of(Envelope envelope, Tracker tracker) {
+        return new Delivery(envelope, tracker, envelope.getSerializedSize());
     }
 
     /** The same envelope, counting for nothing. */
     Delivery copy() {
-        return tracker == null ? this : new Delivery(envelope, null);
+        return tracker == null ? this : new Delivery(envelope, null, bytes);
     }
 
     Chat chat() {
         return envelope.getDelivery().getChat();
-    }
-
-    /** The serialized size of the envelope (protobuf memoizes it). */
-    int bytes() {
-        return envelope.getSerializedSize();
     }
 }

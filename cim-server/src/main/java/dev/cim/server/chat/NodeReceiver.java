@@ -76,7 +76,7 @@ final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable {
     private void relay(String from, NodeMessage.Relay relay) {
         Chat chat = relay.getChat();
         long relayId = relay.getRelayId();
-        Tracker tracker = new Tracker(0, chat.getId(), chat.getRecipient(), (t, sessions, stored, failure) -> {
+        Tracker tracker = new Tracker(0, chat.getIdBytes(), chat.getRecipient(), (t, sessions, stored, failure) -> {
             if (failure == null) { // else no answer: the relaying node stores the message at its deadline
                 bus.send(from, NodeMessage.newBuilder().setFromNode(nodeId)
                         .setResolved(NodeMessage.Resolved.newBuilder().setRelayId(relayId)

@@ -546,7 +546,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
                         .setFiredByServer(byServer))
                 .build();
         (byServer ? serverLateness : senderLateness).record(Math.max(0, now - message.getDueAtMillis()), TimeUnit.MILLISECONDS);
-        Tracker tracker = new Tracker(0, message.getId(), message.getRecipient(), (t, sessions, stored, failure) ->
+        Tracker tracker = new Tracker(0, message.getIdBytes(), message.getRecipient(), (t, sessions, stored, failure) ->
                 finished.add(user, new Finished(user, message, failure, releasedBy, requestId)));
         firer.execute(() -> router.route(chat, tracker, null, gate));
     }

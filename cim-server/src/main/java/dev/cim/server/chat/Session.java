@@ -1,8 +1,10 @@
 package dev.cim.server.chat;
 
+import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.Receipts;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.StoreFullException;
 import java.util.ArrayDeque;
@@ -55,12 +57,26 @@ public final class Session {
     private record Sent(Delivery delivery, InboxStore.Entry inboxEntry) {
     }
 
+    /** Receipts per Receipts frame: some 6 bytes each, far under a frame. */
+    static final int RECEIPTS_PER_FRAME = 1024;
+
+    /** An answer to one of this client's requests, waiting for the drain. */
+    private sealed interface Answer {
+        /** Any answer, written as it is. */
+        record Frame(Envelope envelope) implements Answer {
+        }
+
+        /** Message {@code sequence} reached {@code sessions} sessions: one entry of a Receipts frame. */
+        record Delivered(long sequence, int sessions) implements Answer {
+        }
+    }
+
     /**
      * Stands in {@link #incoming} where something was stored in the inbox for this user: the inbox
      * is read before anything handed over after it, so a message stored and a newer one handed over
      * live reach the client in that order.
      */
-    private static final Delivery POKE = new Delivery(Envelope.getDefaultInstance(), null);
+    private static final Delivery POKE = Delivery.of(Envelope.getDefaultInstance(), null);
 
     final long id;
     final String user;
@@ -73,6 +89,8 @@ public final class Session {
     private final ChatMetrics.Written counted;
     private final Consumer<Session> onClosed;
     private final Queue<Delivery> incoming = new ConcurrentLinkedQueue<>();
+    /** Answers to this client's requests (receipts, refusals), written by the same drain as deliveries. */
+    private final Queue<Answer> answers = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
 
@@ -92,6 +110,7 @@ public final class Session {
     private long flushes;
     private long flushesWhenAsked;
     private boolean goneLive;
+    private boolean readPaused;
 
     /**
      * @param users    the registry the session joins once its login is done, and leaves when it closes
@@ -146,8 +165,30 @@ public final class Session {
         add(POKE);
     }
 
+    /**
+     * Writes {@code answer} to this session's client with the next drain: the outcomes of many
+     * messages, finished on other threads, cost one hand-off and one flush, not one each.
+     */
+    void answer(Envelope answer) {
+        answers.add(new Answer.Frame(answer));
+        scheduleDrain();
+    }
+
+    /**
+     * Tells this session's client that its message {@code sequence} reached {@code sessions}
+     * sessions, with the next drain, in one Receipts frame with the others delivered meanwhile.
+     */
+    void delivered(long sequence, int sessions) {
+        answers.add(new Answer.Delivered(sequence, sessions));
+        scheduleDrain();
+    }
+
     private void add(Delivery delivery) {
         incoming.add(delivery);
+        scheduleDrain();
+    }
+
+    private void scheduleDrain() {
         if (drainScheduled.compareAndSet(false, true)) {
             connection.owner().execute(drainTask);
         }
@@ -169,6 +210,7 @@ public final class Session {
             if (!late.isEmpty()) {
                 store(late, () -> { });
             }
+            answers.clear(); // the connection is closing: the client asks again on its next one
             return;
         }
         boolean wrote = false;
@@ -178,8 +220,45 @@ public final class Session {
                 return; // the window overflowed: the rest goes to the inbox with it
             }
         }
+        boolean answered = false;
+        Receipts.Builder receipts = null;
+        for (Answer answer; (answer = answers.poll()) != null; ) {
+            answered = true;
+            if (answer instanceof Answer.Delivered delivered) {
+                if (receipts == null) {
+                    receipts = Receipts.newBuilder();
+                }
+                receipts.addRequestIds(delivered.sequence()).addSessions(delivered.sessions());
+                if (receipts.getRequestIdsCount() == RECEIPTS_PER_FRAME) {
+                    connection.write(Envelopes.receipts(receipts.build()));
+                    receipts = null;
+                }
+            } else {
+                connection.write(((Answer.Frame) answer).envelope());
+            }
+        }
+        if (receipts != null) {
+            connection.write(Envelopes.receipts(receipts.build()));
+        }
         if (wrote) {
             flush();
+        } else if (answered) {
+            connection.flush();
+        }
+        if (answered && readPaused && origin.pendingCount() <= limits.pendingPerOrigin() / 2) {
+            readPaused = false;
+            connection.readPaused(false);
+        }
+    }
+
+    /**
+     * Too many of this client's messages are routed and not resolved: reads no more of it until
+     * half of them are (slowing the sender, not the server).
+     */
+    void pauseReading() {
+        if (!readPaused) {
+            readPaused = true;
+            connection.readPaused(true);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.cim.server.chat;
 
+import com.google.protobuf.ByteString;
+
 /**
  * Counts the parts of one message's delivery toward its receipt: each recipient session on this node
  * is a part (done when the session acknowledges it, or when it is stored because the session closed
@@ -34,7 +36,7 @@ final class Tracker {
 
     private final Outcome outcome;
     private final long sequence;
-    private final String messageId;
+    private final ByteString messageId;
     private final String recipient;
     private int parts;
     private int sessions;
@@ -45,10 +47,10 @@ final class Tracker {
 
     /**
      * @param sequence  the sender's sequence number for the message (its request id)
-     * @param messageId the message's id
+     * @param messageId the message's id, in the UTF-8 bytes its receipt carries
      * @param recipient a user name or "everyone"
      */
-    Tracker(long sequence, String messageId, String recipient, Outcome outcome) {
+    Tracker(long sequence, ByteString messageId, String recipient, Outcome outcome) {
         this.sequence = sequence;
         this.messageId = messageId;
         this.recipient = recipient;
@@ -59,7 +61,7 @@ final class Tracker {
         return sequence;
     }
 
-    String messageId() {
+    ByteString messageId() {
         return messageId;
     }
 
@@ -73,7 +75,7 @@ final class Tracker {
      */
     synchronized void expect() {
         if (finished) {
-            throw new IllegalStateException("tracker of " + messageId + " has finished (expected: expect() while a part is open)");
+            throw new IllegalStateException("tracker of " + messageId.toStringUtf8() + " has finished (expected: expect() while a part is open)");
         }
         parts++;
     }
@@ -120,7 +122,7 @@ final class Tracker {
         boolean now;
         synchronized (this) {
             if (parts <= 0) {
-                throw new IllegalStateException("tracker of " + messageId + ": a part done twice (parts " + parts + ")");
+                throw new IllegalStateException("tracker of " + messageId.toStringUtf8() + ": a part done twice (parts " + parts + ")");
             }
             parts--;
             sessions += acknowledged;

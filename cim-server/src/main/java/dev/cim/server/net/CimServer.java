@@ -117,6 +117,7 @@ public final class CimServer implements SmartLifecycle {
                 .channel(transport.serverSocket())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOCATOR, NettyTransport.ALLOCATOR)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .childHandler(initializer = new CimServerInitializer(chat, channels, settings));
         try {

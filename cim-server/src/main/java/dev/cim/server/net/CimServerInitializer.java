@@ -1,6 +1,5 @@
 package dev.cim.server.net;
 
-import dev.cim.common.net.CoalescingFlushHandler;
 import dev.cim.common.protocol.CimProtocolCodec;
 import dev.cim.server.chat.ChatService;
 import io.netty.channel.ChannelInitializer;
@@ -15,9 +14,9 @@ import io.netty.channel.socket.SocketChannel;
  *    |                                                                  ^
  *  [address]   AddressGate: at most so many connections, and so many not logged in, per IP address
  *  [tls]       on a TLS port only: TlsOnlyGate, which becomes the SslHandler or refuses plaintext
- *  [flush]     CoalescingFlushHandler: one socket write per event-loop pass, not one per frame
  *  [first]     LoginFrameLimit: the first frame (the login) must be small; then it leaves
- *  [codec]     CimProtocolCodec: length-prefixed frames &lt;-&gt; Envelopes, typed frame errors
+ *  [codec]     CimProtocolCodec: length-prefixed frames &lt;-&gt; Envelopes, typed frame errors; what is
+ *              written in one pass of the event loop leaves in one buffer and one flush
  *  [deadline]  ReadDeadline: closes a connection silent for the idle timeout, or not logged in in time
  *  [login]     LoginGate: only a Login passes; replaced at login by
  *  [session]   SessionHandler: every frame to the chat core, and the connection's end
@@ -27,7 +26,7 @@ import io.netty.channel.socket.SocketChannel;
  * Before login a connection can make the server hold little: one small frame, for at most the
  * login timeout, and only so many such connections per address.
  * The TLS handler is next to the socket (after the address gate, which refuses before any
- * handshake work), so that the flush handler's one flush per pass
+ * handshake work), so that the codec's one flush per pass
  * becomes one TLS wrap of everything written in that pass. Its handshake must finish within the
  * login timeout, like the login itself: the deadline counts from the connection's acceptance.
  */
@@ -64,7 +63,6 @@ final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
         if (settings.tls() != null) {
             pipeline.addLast(TlsOnlyGate.NAME, new TlsOnlyGate(settings.tls(), settings.loginTimeout()));
         }
-        pipeline.addLast("flush", new CoalescingFlushHandler());
         pipeline.addLast(LoginFrameLimit.NAME, new LoginFrameLimit(settings.maxLoginFrameLength()));
         codec.install(pipeline);
         ReadDeadline deadline = new ReadDeadline(settings.idleTimeout(), settings.loginTimeout());

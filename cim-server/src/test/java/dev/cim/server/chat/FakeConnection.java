@@ -13,6 +13,9 @@ final class FakeConnection implements Connection {
     private final Executor owner;
     volatile boolean open = true;
     volatile String closedBecause;
+    volatile int flushes;
+    /** Each call to readPaused, in order. */
+    final List<Boolean> pauses = new CopyOnWriteArrayList<>();
 
     FakeConnection(Executor owner) {
         this.owner = owner;
@@ -35,6 +38,7 @@ final class FakeConnection implements Connection {
 
     @Override
     public void flush() {
+        flushes++;
     }
 
     @Override
@@ -55,6 +59,7 @@ final class FakeConnection implements Connection {
 
     @Override
     public void readPaused(boolean paused) {
+        pauses.add(paused);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.cim.server.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.Receipt;
@@ -12,7 +13,7 @@ class OriginTest {
     private final Origin origin = new Origin("alice", 0xa1L, 0, 0);
 
     private Tracker tracker(long sequence) {
-        return new Tracker(sequence, "id-" + sequence, "bob", (t, s, stored, f) -> { });
+        return new Tracker(sequence, ByteString.copyFromUtf8("id-" + sequence), "bob", (t, s, stored, f) -> { });
     }
 
     @Test
@@ -46,6 +47,19 @@ class OriginTest {
         origin.answered(3, receipt(3));
         origin.answered(5, receipt(5));
         assertThat(origin.watermark()).isEqualTo(5);
+    }
+
+    @Test
+    void delivered_resolvesIt_andAnswersARepeatWithADeliveredReceiptOfItsId() {
+        Origin origin = new Origin("alice", 0xa1L, 0, 0);
+        origin.claim(7);
+        origin.pending(tracker(7));
+
+        origin.delivered(7, 2);
+
+        assertThat(origin.isPending(7)).isFalse();
+        assertThat(origin.answerOf(7).getReceipt()).isEqualTo(Receipt.newBuilder()
+                .setOutcome(Receipt.Outcome.DELIVERED).setMessageId("00000000000000a1-7").setSessions(2).build());
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.cim.server.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.google.protobuf.ByteString;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.NodeMessage;
 import dev.cim.common.wheel.DelayScheduler;
@@ -158,7 +159,7 @@ class RouterTest {
     }
 
     private static Tracker tracker(String text) {
-        return new Tracker(1, text, "bob", (t, sessions, stored, failure) -> { });
+        return new Tracker(1, ByteString.copyFromUtf8(text), "bob", (t, sessions, stored, failure) -> { });
     }
 
     /** Routes a message from alice to bob on the source's thread, with the source's gate. */

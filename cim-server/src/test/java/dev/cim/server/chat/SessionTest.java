@@ -2,8 +2,13 @@ package dev.cim.server.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
+import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.ErrorReply;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -24,6 +29,9 @@ class SessionTest {
     private boolean closed;
     private long writtenLive;
     private long writtenFromInbox;
+    /** The tasks queued on the owner thread of {@link #queued}, run when the test says. */
+    private final ArrayDeque<Runnable> ownerTasks = new ArrayDeque<>();
+    private final FakeConnection queued = new FakeConnection(ownerTasks::add);
 
     private Session session(int window) {
         Limits limits = new Limits(window, 1 << 20, 3, 2, 100, Duration.ofSeconds(1), 4000, 100, 500);
@@ -37,7 +45,7 @@ class SessionTest {
     }
 
     private Delivery delivery(String text) {
-        Tracker tracker = new Tracker(1, text, "bob", (t, sessions, stored, failure) ->
+        Tracker tracker = new Tracker(1, ByteString.copyFromUtf8(text), "bob", (t, sessions, stored, failure) ->
                 outcomes.add(text + (failure != null ? " failed" : stored ? " stored" : " delivered")));
         tracker.expect();
         tracker.seal();
@@ -70,6 +78,91 @@ class SessionTest {
         assertThat(outcomes).containsExactly("live delivered");
         assertThat(inbox.entries).isEmpty();
         assertThat(session.unacknowledged()).isZero();
+    }
+
+    /** A session on {@link #queued}, whose owner thread runs only when the test runs its tasks. */
+    private Session queuedSession() {
+        Limits limits = new Limits(100, 1 << 20, 3, 2, 100, Duration.ofSeconds(1), 4000, 100, 500);
+        return new Session(1, "bob", new Origin("bob", 1, 0, 0), queued, users, inbox, INLINE, limits,
+                ChatMetrics.Written.UNCOUNTED, s -> closed = true);
+    }
+
+    @Test
+    void deliveredReceiptsOfOneDrain_leaveAsOneFrame() {
+        Session session = queuedSession();
+
+        for (long n = 1; n <= Session.RECEIPTS_PER_FRAME + 2; n++) {
+            session.delivered(n, 1);
+        }
+        ownerTasks.poll().run();
+
+        assertThat(queued.written).allSatisfy(e -> assertThat(e.hasReceipts()).isTrue())
+                .extracting(e -> e.getReceipts().getRequestIdsCount())
+                .containsExactly(Session.RECEIPTS_PER_FRAME, 2);
+        assertThat(queued.written.get(1).getReceipts().getRequestIdsList())
+                .containsExactly(Session.RECEIPTS_PER_FRAME + 1L, Session.RECEIPTS_PER_FRAME + 2L);
+        assertThat(queued.written.get(1).getReceipts().getSessionsList()).containsExactly(1, 1);
+    }
+
+    @Test
+    void answersAndDeliveriesFromOtherThreads_costOneHandOff_andLeaveInOneFlush() {
+        Session session = queuedSession();
+        users.add(session);
+        session.start();
+        while (!ownerTasks.isEmpty()) {
+            ownerTasks.poll().run(); // the inbox, empty: live
+        }
+        int flushesBefore = queued.flushes;
+
+        session.enqueue(delivery("m1"));
+        session.answer(Envelopes.ack(1)); // stands for a receipt
+        session.enqueue(delivery("m2"));
+        session.answer(Envelopes.ack(2));
+
+        assertThat(ownerTasks).as("one drain queued for all four").hasSize(1);
+        ownerTasks.poll().run();
+        assertThat(queued.written).extracting(e -> e.hasDelivery() ? e.getDelivery().getChat().getText()
+                : "answer " + e.getAck().getReceived()).containsExactly("m1", "m2", "answer 1", "answer 2");
+        assertThat(queued.flushes - flushesBefore).isEqualTo(1);
+    }
+
+    @Test
+    void deliveredReceipts_leaveInOneReceiptsFrame_besideOtherAnswers() {
+        Session session = session(100);
+        session.start();
+
+        session.delivered(1, 1);
+        session.answer(Envelopes.error(2, ErrorReply.Code.INBOX_FULL, "full", false));
+        session.delivered(3, 2);
+
+        assertThat(connection.written).filteredOn(Envelope::hasError).hasSize(1);
+        assertThat(connection.written.stream().filter(Envelope::hasReceipts)
+                .flatMap(e -> e.getReceipts().getRequestIdsList().stream())).containsExactly(1L, 3L);
+    }
+
+    @Test
+    void pauseReading_lastsUntilHalfOfTheOriginsMessagesAreResolved() {
+        Origin origin = new Origin("bob", 1, 0, 0);
+        Limits limits = new Limits(100, 1 << 20, 3, 2, 4, Duration.ofSeconds(1), 4000, 100, 500);
+        Session session = new Session(1, "bob", origin, connection, users, inbox, INLINE, limits,
+                ChatMetrics.Written.UNCOUNTED, s -> closed = true);
+        users.add(session);
+        session.start();
+        for (long n = 1; n <= 5; n++) {
+            origin.claim(n);
+            origin.pending(new Tracker(n, ByteString.copyFromUtf8("id-" + n), "carol", (t, s, stored, f) -> { }));
+        }
+
+        session.pauseReading();
+        session.pauseReading(); // already paused: nothing to tell the connection
+        for (long n = 1; n <= 3; n++) {
+            origin.answered(n, Envelopes.ack(n));
+            session.answer(Envelopes.ack(n));
+        }
+
+        // 5 pending of at most 4: paused; 4 and 3 still over half of 4; 2 is half: reading again.
+        assertThat(connection.pauses).containsExactly(true, false);
+        assertThat(origin.pendingCount()).isEqualTo(2);
     }
 
     @Test

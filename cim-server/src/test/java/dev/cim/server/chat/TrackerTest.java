@@ -3,6 +3,7 @@ package dev.cim.server.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+import com.google.protobuf.ByteString;
 import dev.cim.common.protocol.proto.ErrorReply;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,7 @@ class TrackerTest {
     }
 
     private final List<Done> outcomes = new ArrayList<>();
-    private final Tracker tracker = new Tracker(7, "00000000000000a1-7", "bob",
+    private final Tracker tracker = new Tracker(7, ByteString.copyFromUtf8("00000000000000a1-7"), "bob",
             (t, sessions, stored, failure) -> {
                 synchronized (outcomes) {
                     outcomes.add(new Done(sessions, stored, failure));
