@@ -41,8 +41,8 @@ public record NettyTransport(String name, Supplier<IoHandlerFactory> ioHandler,
      * The buffer allocator of every cim connection: Netty's pooled allocator, with its per-thread
      * caches, rather than Netty 4.2's default adaptive one. A chat connection allocates small buffers
      * at a high rate on its event loop (a read's buffer, a pass's frames, their direct copy), which is
-     * what the thread caches serve; in the closed-loop load the adaptive allocator cost the server
-     * a fifth more CPU per message (README, "Benchmarks"). Set with {@code ChannelOption.ALLOCATOR}.
+     * what the thread caches serve; in the closed-loop load the adaptive allocator cost more CPU per
+     * message in server and generator (BENCHMARKS.md). Set with {@code ChannelOption.ALLOCATOR}.
      */
     public static final ByteBufAllocator ALLOCATOR = PooledByteBufAllocator.DEFAULT;
 
