@@ -9,6 +9,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.EncoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -81,9 +82,22 @@ final class EnvelopeEncoder extends ChannelDuplexHandler {
         };
     }
 
+    /**
+     * The pipeline is torn down (the channel closed without a close passing here, as when the peer
+     * reset it): frames not yet passed on can go nowhere, so their buffer is released and their
+     * writes fail, rather than being written to a closed channel.
+     */
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        passOn(); // what was written still goes, in order, to the handlers before this one
+        if (batch != null) {
+            batch.release();
+            batch = null;
+        }
+        if (promises != null) {
+            ClosedChannelException closed = new ClosedChannelException();
+            promises.forEach(promise -> promise.tryFailure(closed));
+            promises = null;
+        }
     }
 
     @Override

@@ -19,6 +19,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
 import io.netty.channel.local.LocalServerChannel;
+import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -142,6 +143,19 @@ class EnvelopeEncoderTest {
         assertThat(write.await(5, TimeUnit.SECONDS)).as("done within 5 s").isTrue();
         assertThat(write.isSuccess()).isTrue();
         await().atMost(Duration.ofSeconds(5)).until(() -> received.equals(List.of(5L)));
+    }
+
+    @Test
+    void framesNotPassedOnWhenThePipelineIsTornDown_areReleased_andTheirWritesFail() throws Exception {
+        ChannelFuture write = client.eventLoop().submit(() -> {
+            ChannelFuture pending = client.write(Envelopes.ack(1)); // never flushed
+            client.pipeline().remove(CimProtocolCodec.ENVELOPE_ENCODER);
+            return pending;
+        }).get(5, TimeUnit.SECONDS);
+
+        assertThat(write.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(write.cause()).isInstanceOf(ClosedChannelException.class);
+        assertThat(socket.buffers.get()).isZero();
     }
 
     @Test
