@@ -121,9 +121,10 @@ final class EnvelopeEncoder extends ChannelDuplexHandler {
         try {
             batch.ensureWritable(frame);
             batch.writeInt(size);
+            int payload = batch.writerIndex();
             CodedOutputStream stream = batch.hasArray()
-                    ? CodedOutputStream.newInstance(batch.array(), batch.arrayOffset() + start + 4, size)
-                    : CodedOutputStream.newInstance(batch.nioBuffer(start + 4, size));
+                    ? CodedOutputStream.newInstance(batch.array(), batch.arrayOffset() + payload, size)
+                    : CodedOutputStream.newInstance(batch.nioBuffer(payload, size));
             envelope.writeTo(stream);
             stream.checkNoSpaceLeft();
         } catch (IOException | RuntimeException e) {
