@@ -34,13 +34,11 @@ public final class MessageIds {
      * @throws IllegalArgumentException if {@code origin} is 0 or {@code sequence} is not positive
      */
     public static String of(long origin, long sequence) {
-        if (origin == 0) {
-            throw new IllegalArgumentException("origin: 0 (expected: a random non-zero number)");
-        }
+        String prefix = prefix(origin); // first: a zero origin is refused before the sequence is looked at
         if (sequence <= 0) {
             throw new IllegalArgumentException("sequence: " + sequence + " (expected: > 0)");
         }
-        return HEX.toHexDigits(origin) + "-" + sequence;
+        return prefix + sequence;
     }
 
     /**
