@@ -601,7 +601,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             replies.add(releasedBy, Envelopes.scheduledChange(requestId, told));
         }
         tellHere(replies, user, releasedBy, () -> Envelopes.scheduledChange(0, told));
-        tellOtherNodes(user, told);
+        tellOtherNodes(user, () -> told);
     }
 
     // Telling the user's terminals.
@@ -617,9 +617,7 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
             Scheduled message) {
         replies.add(session, Envelopes.scheduledChange(requestId, kind, message));
         tellHere(replies, session.user, session, () -> Envelopes.scheduledChange(0, kind, message));
-        if (peers.getAsInt() > 0) {
-            tellOtherNodes(session.user, ScheduledChange.newBuilder().setKind(kind).setMessage(message).build());
-        }
+        tellOtherNodes(session.user, () -> ScheduledChange.newBuilder().setKind(kind).setMessage(message).build());
     }
 
     /** News from another node, for this node's sessions of the user. */
@@ -646,15 +644,16 @@ final class Scheduling implements ScheduledRequests, AutoCloseable {
         }
     }
 
-    private void tellOtherNodes(String user, ScheduledChange change) {
+    private void tellOtherNodes(String user, Supplier<ScheduledChange> change) {
         if (peers.getAsInt() == 0) {
-            return;
+            return; // a lone node: nobody to tell, and the change is not even built
         }
+        ScheduledChange news = change.get();
         try {
             for (String node : presence.nodesOf(user)) {
                 if (!node.equals(presence.nodeId())) {
                     bus.send(node, NodeMessage.newBuilder().setFromNode(presence.nodeId())
-                            .setNews(NodeMessage.UserNews.newBuilder().setUser(user).setChange(change)).build());
+                            .setNews(NodeMessage.UserNews.newBuilder().setUser(user).setChange(news)).build());
                 }
             }
         } catch (RuntimeException e) {
