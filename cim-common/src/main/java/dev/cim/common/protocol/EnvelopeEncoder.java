@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.SingleThreadIoEventLoop;
 import io.netty.handler.codec.EncoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
@@ -32,10 +33,16 @@ import java.util.List;
  * server's samples); the transport copies the whole batch into direct memory once.
  *
  * <h3>When the socket is written</h3>
- * A flush does not write at once: it queues one task on the connection's event loop, which writes
- * the buffer and flushes. Netty runs the tasks of a pass after it has handled every socket that was
- * ready, so the task runs once all of that pass's reads have been routed, and writes from other
- * threads (which reach the loop as tasks too) queued before it are included. Netty's
+ * A flush does not write at once: it leaves one task for the end of the event loop's pass
+ * ({@link SingleThreadIoEventLoop#executeAfterEventLoopIteration}), which writes the buffer and
+ * flushes. A pass handles every socket that was ready, then runs the tasks queued meanwhile (among
+ * them what other threads hand to this connection: deliveries, receipts), then these end-of-pass
+ * tasks; so a connection is written once per pass, after everything the pass had for it. Queued as
+ * an ordinary task instead, the flush ran as soon as the queue reached it, before the hand-offs
+ * queued behind it, and the server made 0.29 socket writes per message in the closed-loop load
+ * against 0.13 this way (0.17 against 0.09 in the generator; {@code perf stat -e
+ * syscalls:sys_enter_sendto} over 15 s of each). On an event loop without end-of-pass tasks (not
+ * an I/O loop) the flush is an ordinary task. Netty's
  * {@code FlushConsolidationHandler} is not enough for a chat server: it batches the flushes made
  * while <i>this</i> connection reads, and flushes at once those made from elsewhere, and on a chat
  * server most writes come from elsewhere (a message read on one connection is written to another).
@@ -148,7 +155,11 @@ final class EnvelopeEncoder extends ChannelDuplexHandler {
     public void flush(ChannelHandlerContext ctx) {
         if (!flushPending) {
             flushPending = true;
-            ctx.executor().execute(flushTask);
+            if (ctx.executor() instanceof SingleThreadIoEventLoop loop) {
+                loop.executeAfterEventLoopIteration(flushTask);
+            } else {
+                ctx.executor().execute(flushTask);
+            }
         }
     }
 

@@ -13,11 +13,12 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
+import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
@@ -56,7 +57,8 @@ class EnvelopeEncoderTest {
         }
     }
 
-    private final EventLoopGroup group = new DefaultEventLoopGroup(1);
+    /** An I/O event loop, as the programs use: one that runs end-of-pass tasks. */
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, LocalIoHandler.newFactory());
     private final SocketEnd socket = new SocketEnd();
     private final List<Long> received = new CopyOnWriteArrayList<>();
     private Channel server;
@@ -113,6 +115,22 @@ class EnvelopeEncoderTest {
         assertThat(socket.flushes.get()).isEqualTo(1);
     }
 
+
+    @Test
+    void framesHandedOverByTasksQueuedAfterTheFirstFlush_leaveWithItInOneFlush() throws Exception {
+        // What another connection's read hands over reaches the loop as a task, queued behind the
+        // flush of what this pass wrote first: the socket is written once, after all of them.
+        client.eventLoop().submit(() -> {
+            client.writeAndFlush(Envelopes.ack(1));
+            client.eventLoop().execute(() -> client.writeAndFlush(Envelopes.ack(2)));
+            client.eventLoop().execute(() -> client.writeAndFlush(Envelopes.ack(3)));
+        }).get(5, TimeUnit.SECONDS);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> received.size() == 3);
+        assertThat(received).containsExactly(1L, 2L, 3L);
+        assertThat(socket.buffers.get()).isEqualTo(1);
+        assertThat(socket.flushes.get()).isEqualTo(1);
+    }
     @Test
     void aFlushFromAnotherThread_isWrittenWithoutAnyFurtherActivity_andCompletesItsPromise() throws Exception {
         ChannelFuture write = client.writeAndFlush(Envelopes.ack(9));
