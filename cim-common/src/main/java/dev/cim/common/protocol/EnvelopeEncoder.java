@@ -68,7 +68,7 @@ final class EnvelopeEncoder extends ChannelDuplexHandler {
 
     private final int maxPayloadLength;
     private ChannelHandlerContext ctx;
-    private Runnable flushTask;
+    private final Runnable flushTask = this::flushNow;
     private boolean flushPending;
     /** Frames serialized since the buffer was last passed on, or null. */
     private ByteBuf batch;
@@ -82,11 +82,6 @@ final class EnvelopeEncoder extends ChannelDuplexHandler {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        flushTask = () -> {
-            flushPending = false;
-            passOn();
-            ctx.flush();
-        };
     }
 
     /**
@@ -168,9 +163,7 @@ final class EnvelopeEncoder extends ChannelDuplexHandler {
         // Writability flips when the outbound buffer crosses its water marks; flushing now rather
         // than at the end of the pass lets a writer that waits on it see the buffer drain.
         if (flushPending && !ctx.channel().isWritable()) {
-            flushPending = false;
-            passOn();
-            ctx.flush();
+            flushNow();
         }
         super.channelWritabilityChanged(ctx);
     }
@@ -178,10 +171,15 @@ final class EnvelopeEncoder extends ChannelDuplexHandler {
     @Override
     public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
         // A close must not overtake frames written before it, such as a closing error.
+        flushNow();
+        ctx.close(promise);
+    }
+
+    /** Writes what this pass has so far and flushes: at the end of the pass, or when it cannot wait. */
+    private void flushNow() {
         flushPending = false;
         passOn();
         ctx.flush();
-        ctx.close(promise);
     }
 
     /** Passes the frames serialized so far on toward the socket, as one buffer. */

@@ -53,10 +53,6 @@ public final class SequenceMap<V> {
         return map.size();
     }
 
-    public boolean isEmpty() {
-        return map.isEmpty();
-    }
-
     /** The values, in no particular order; a view (see {@link java.util.Map#values()}). */
     public Collection<V> values() {
         return map.values();

@@ -52,7 +52,7 @@ class SequenceMapTest {
         }
         assertThat(map.put(-1, "again")).isEqualTo("v-1");
         map.clear();
-        assertThat(map.isEmpty()).isTrue();
+        assertThat(map.size()).isZero();
         assertThat(map.get(0)).isNull();
     }
 }
