@@ -22,6 +22,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -58,6 +59,9 @@ public final class ChatSession {
     private final CimClient client;
     private final Duration quitGrace;
     private final Clock clock;
+    /** Messages (sends and schedules) the close at quit failed, by whether a server may have them. */
+    private final AtomicInteger unconfirmed = new AtomicInteger();
+    private final AtomicInteger notSent = new AtomicInteger();
 
     public ChatSession(Console console, ChatView view, CommandParser parser, CimClient client, Duration quitGrace,
             Clock clock) {
@@ -115,7 +119,9 @@ public final class ChatSession {
         if (command instanceof Command.Send send) {
             client.send(send.to(), send.text()).whenComplete((receipt, failure) -> {
                 if (failure != null) {
-                    view.error("not sent: " + cause(failure).getMessage());
+                    if (!countedByQuit(failure)) {
+                        view.error(notDone("not sent", failure));
+                    }
                 } else if (receipt.outcome() == SendReceipt.Outcome.STORED) {
                     view.info(Inert.line(receipt.storedFor()) + " is offline: the message waits in their inbox for their next login");
                 }
@@ -173,9 +179,10 @@ public final class ChatSession {
     private void scheduled(CompletableFuture<ScheduledMessage> registration) {
         registration.whenComplete((message, failure) -> {
             if (failure != null) {
-                String why = cause(failure).getMessage();
-                // The server's refusals say "not scheduled" themselves; the client's own failures do not.
-                view.error(why.startsWith("not scheduled") ? why : "not scheduled: " + why);
+                if (countedByQuit(failure)) {
+                    return;
+                }
+                view.error(notDone("not scheduled", failure));
                 return;
             }
             Duration in = Duration.between(clock.instant(), message.dueAt());
@@ -210,27 +217,51 @@ public final class ChatSession {
     }
 
     private int quit(boolean now) throws InterruptedException {
-        int unanswered = 0;
         if (!now) {
             try {
                 client.allAnswered().get(quitGrace.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException | ExecutionException e) {
-                // counted below
+                // what is still unanswered is counted by the close below
             }
-            unanswered = client.unanswered();
         }
         // Counted once what was typed before is answered: a :delay queued while connecting counts.
         int scheduled = scheduledCount();
+        client.close(); // fails what is unanswered, on the client's thread, before it returns
         if (scheduled > 0) {
             view.info(count(scheduled, "scheduled message") + " stay" + (scheduled == 1 ? "s" : "")
                     + " on the server and will be sent at " + (scheduled == 1 ? "its" : "their") + " time");
         }
-        if (unanswered > 0) {
-            view.error(count(unanswered, "message") + (unanswered == 1 ? " was" : " were")
-                    + " not confirmed by the server");
+        int maybe = unconfirmed.get();
+        if (maybe > 0) {
+            view.error(count(maybe, "message") + (maybe == 1 ? " was" : " were") + " sent but not confirmed by the server: "
+                    + (maybe == 1 ? "it" : "they") + " may have arrived or not, and will not be sent again");
+        }
+        int never = notSent.get();
+        if (never > 0) {
+            view.error(count(never, "message") + (never == 1 ? " was" : " were")
+                    + " not sent: the client was not connected to a server");
         }
         view.info("bye");
-        return now || unanswered == 0 ? 0 : 3;
+        return maybe + never == 0 ? 0 : 3;
+    }
+
+    /**
+     * Counts a message that the client's close left unanswered, for {@link #quit}'s summary, instead
+     * of a line for each: a sender who quits while a slow recipient holds back hundreds of receipts
+     * would get hundreds of lines, and "not sent" would be false for those the server had.
+     */
+    private boolean countedByQuit(Throwable failure) {
+        if (cause(failure) instanceof CimException e) {
+            if (e.reason() == CimException.Reason.UNCONFIRMED) {
+                unconfirmed.incrementAndGet();
+                return true;
+            }
+            if (e.reason() == CimException.Reason.CLOSED) {
+                notSent.incrementAndGet();
+                return true;
+            }
+        }
+        return false;
     }
 
     private int scheduledCount() throws InterruptedException {
@@ -242,6 +273,15 @@ public final class ChatSession {
         } catch (ExecutionException | TimeoutException e) {
             return 0;
         }
+    }
+
+    /**
+     * "not sent: why": some of the server's refusals say what was not done themselves ("not sent:
+     * more than 100 messages per second ..."), the client's own failures do not.
+     */
+    private static String notDone(String what, Throwable failure) {
+        String why = cause(failure).getMessage();
+        return why.startsWith(what) ? why : what + ": " + why;
     }
 
     private static Throwable cause(Throwable failure) {

@@ -2,6 +2,7 @@ package dev.cim.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -82,6 +83,18 @@ class ChatSessionTest {
     }
 
     @Test
+    void text_refusedWithAReasonThatSaysNotSent_saysItOnce() throws Exception {
+        when(client.send(Recipient.user("bob"), "fast")).thenReturn(CompletableFuture.failedFuture(new CimException(
+                CimException.Reason.RATE_LIMITED, "not sent: more than 100 messages per second from alice (expected: a pause of 7 ms before the next)",
+                Duration.ofMillis(7))));
+
+        run("@bob fast", ":q");
+
+        assertThat(output()).first()
+                .isEqualTo("error: not sent: more than 100 messages per second from alice (expected: a pause of 7 ms before the next)");
+    }
+
+    @Test
     void text_whileDisconnected_saysItWaitsForTheConnection() throws Exception {
         when(client.isConnected()).thenReturn(false);
         when(client.send(Recipient.EVERYONE, "anyone?")).thenReturn(new CompletableFuture<>());
@@ -113,14 +126,44 @@ class ChatSessionTest {
     }
 
     @Test
-    void quit_withRequestsTheServerNeverConfirmed_saysHowManyAndExitsWith3() throws Exception {
+    void quit_withMessagesTheServerNeverConfirmed_saysHowManyInOneLineEach_andExitsWith3() throws Exception {
+        CompletableFuture<SendReceipt> read = new CompletableFuture<>();
+        CompletableFuture<ScheduledMessage> scheduling = new CompletableFuture<>();
+        CompletableFuture<SendReceipt> held = new CompletableFuture<>();
+        when(client.send(Recipient.user("bob"), "one")).thenReturn(read);
+        when(client.schedule(Recipient.user("bob"), "two", Duration.ofMinutes(5))).thenReturn(scheduling);
+        when(client.send(Recipient.user("bob"), "three")).thenReturn(held);
         when(client.allAnswered()).thenReturn(new CompletableFuture<>()); // never, within the grace
-        when(client.unanswered()).thenReturn(2);
+        doAnswer(close -> { // as the library does: written ones unconfirmed, the rest not sent
+            read.completeExceptionally(new CimException(CimException.Reason.UNCONFIRMED, "may have been done"));
+            scheduling.completeExceptionally(new CimException(CimException.Reason.UNCONFIRMED, "may have been done"));
+            held.completeExceptionally(new CimException(CimException.Reason.CLOSED, "closed before it was sent"));
+            return null;
+        }).when(client).close();
 
-        int exit = run(":q");
+        int exit = run("@bob one", ":delay @bob two 5m", "@bob three", ":q");
 
         assertThat(exit).isEqualTo(3);
-        assertThat(output()).containsExactly("error: 2 messages were not confirmed by the server", "bye");
+        assertThat(output()).as("no line per message, and none saying 'not sent' of what the server had").containsExactly(
+                "error: 2 messages were sent but not confirmed by the server: they may have arrived or not, and will not be sent again",
+                "error: 1 message was not sent: the client was not connected to a server",
+                "bye");
+    }
+
+    @Test
+    void quitNow_withAMessageTheServerNeverConfirmed_saysSo() throws Exception {
+        CompletableFuture<SendReceipt> read = new CompletableFuture<>();
+        when(client.send(Recipient.user("bob"), "one")).thenReturn(read);
+        doAnswer(close -> read.completeExceptionally(new CimException(CimException.Reason.UNCONFIRMED, "may have been done")))
+                .when(client).close();
+
+        int exit = run("@bob one", ":q!");
+
+        assertThat(exit).isEqualTo(3);
+        verify(client, never()).allAnswered();
+        assertThat(output()).containsExactly(
+                "error: 1 message was sent but not confirmed by the server: it may have arrived or not, and will not be sent again",
+                "bye");
     }
 
     @Test

@@ -224,6 +224,33 @@ class ChatEndToEndIT {
     }
 
     @Test
+    void quit_whileTheRecipientHoldsBackTheReceipts_saysSentButNotConfirmed_andEachArrivesOnce() throws Exception {
+        JavaProcess alice = cim.client("alice16", "--cim.client.quit-grace=1s");
+        JavaProcess bob = cim.client("bob16");
+
+        bob.freeze(); // reads and acknowledges nothing: the receipts of alice's messages wait for him
+        try {
+            alice.type("@bob16 first while frozen");
+            alice.type("@bob16 second while frozen");
+            alice.type(":q");
+            alice.await("error: 2 messages were sent but not confirmed by the server: they may have arrived or not", WAIT);
+            assertThat(alice.awaitExit(WAIT)).isEqualTo(3);
+        } finally {
+            bob.thaw();
+        }
+
+        // Once, the close printed "not sent: the client was closed" for each: false, as the server had them.
+        assertThat(alice.transcript()).doesNotContain("not sent");
+        bob.await("alice16 to you: second while frozen", WAIT);
+        bob.type(":delays"); // its answer comes after anything else the server had for him
+        bob.await("no scheduled messages", WAIT);
+        assertThat(bob.transcript().lines().filter(line -> line.contains("while frozen"))
+                .map(line -> line.substring(line.indexOf("alice16"))))
+                .as("what bob was shown after he resumed, each once and in order").containsExactly(
+                        "alice16 to you: first while frozen", "alice16 to you: second while frozen");
+    }
+
+    @Test
     void endOfInput_quitsLikeQ() throws Exception {
         JavaProcess alice = cim.client("alice11");
         JavaProcess bob = cim.client("bob11");

@@ -165,6 +165,24 @@ public final class JavaProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** SIGSTOP: the process freezes; its sockets stay open, and nothing reads them. */
+    public void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT: a frozen process goes on. */
+    public void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        long pid = process.pid();
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+        }
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }

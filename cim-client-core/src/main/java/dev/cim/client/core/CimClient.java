@@ -326,9 +326,11 @@ public final class CimClient implements AutoCloseable {
     }
 
     /**
-     * Closes the connection and stops the client: unanswered requests fail with
-     * {@link CimException.Reason#CLOSED}; scheduled messages stay on the server. Waits up to a few
-     * seconds for the client's threads to stop.
+     * Closes the connection and stops the client: unanswered requests fail, with
+     * {@link CimException.Reason#UNCONFIRMED} those written to a server (which may have carried them
+     * out) and {@link CimException.Reason#CLOSED} the others; nothing is sent again. Scheduled
+     * messages stay on the server. To close without leaving sends unconfirmed, wait on
+     * {@link #allAnswered()} first. Waits up to a few seconds for the client's threads to stop.
      */
     @Override
     public void close() {
@@ -343,9 +345,12 @@ public final class CimClient implements AutoCloseable {
                 refresh.cancel(false);
             }
             jobs.close();
-            CimException failure = new CimException(CimException.Reason.CLOSED, "the client was closed");
-            requests.failAll(failure);
-            firstLogin.completeExceptionally(failure);
+            CimException notSent = closedFailure();
+            CimException unconfirmed = new CimException(CimException.Reason.UNCONFIRMED,
+                    "the client was closed before the server answered: it may have been done");
+            requests.failAll(pending -> pending.written ? unconfirmed : notSent);
+            firstLogin.completeExceptionally(new CimException(CimException.Reason.CLOSED,
+                    "the client was closed before it logged in"));
             if (ownWheel != null) {
                 ownWheel.stopNow();
             }
@@ -371,14 +376,18 @@ public final class CimClient implements AutoCloseable {
 
     // Requests.
 
+    private static CimException closedFailure() {
+        return new CimException(CimException.Reason.CLOSED, "the client was closed before it was sent");
+    }
+
     @SuppressWarnings("unchecked")
     private <T> CompletableFuture<T> request(Pending.Kind kind, boolean internal, LongFunction<Envelope> build) {
         // One future, completed by the answer with the value its kind promises (a SEND's with a
         // SendReceipt...): the one the caller gets, so that each request costs no second future.
         CompletableFuture<Object> result = new CompletableFuture<>();
-        onLoop(() -> result.completeExceptionally(new CimException(CimException.Reason.CLOSED, "the client was closed")), () -> {
+        onLoop(() -> result.completeExceptionally(closedFailure()), () -> {
             if (closed) {
-                result.completeExceptionally(new CimException(CimException.Reason.CLOSED, "the client was closed"));
+                result.completeExceptionally(closedFailure());
                 return;
             }
             if (refusal != null) {
@@ -394,6 +403,7 @@ public final class CimClient implements AutoCloseable {
             }
             Channel channel = link.channel();
             if (channel != null) {
+                pending.written = true;
                 channel.writeAndFlush(pending.envelope, channel.voidPromise());
             }
         });
@@ -427,7 +437,7 @@ public final class CimClient implements AutoCloseable {
         list.whenComplete((messages, failure) -> {
             if (failure == null) {
                 jobs.nearTerm(messages, until);
-            } else {
+            } else if (!closed) { // failed by the close itself: nothing to report
                 log.warn("Could not list the scheduled messages of {}: {}", user, failure.getMessage());
             }
         });
@@ -589,6 +599,7 @@ public final class CimClient implements AutoCloseable {
             List<Pending> resend = requests.inOrder();
             for (Pending pending : resend) {
                 pending.clearParts(); // a partial answer from the lost connection is asked for again
+                pending.written = true;
                 channel.write(pending.envelope, channel.voidPromise());
             }
             channel.flush();
@@ -620,7 +631,7 @@ public final class CimClient implements AutoCloseable {
         @Override
         public void stopped(CimException failure) {
             refusal = failure;
-            requests.failAll(failure);
+            requests.failAll(pending -> failure);
             firstLogin.completeExceptionally(failure);
         }
 

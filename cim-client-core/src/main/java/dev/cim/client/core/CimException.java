@@ -31,8 +31,19 @@ public final class CimException extends RuntimeException {
         TLS_FAILED,
         /** The client holds as many unanswered requests as it may. */
         OUTBOX_FULL,
-        /** The client was closed before the request was answered. */
+        /**
+         * The client was closed before the request was written to any server: it had no effect (a
+         * message was not sent).
+         */
         CLOSED,
+        /**
+         * The client was closed after writing the request to a server and before the answer came:
+         * the server may have carried it out (a message may have been delivered, or be waiting in
+         * the recipient's inbox), and this client will not send it again. A send's receipt waits for
+         * the recipient's acknowledgement or the inbox, so a recipient that is slow to read leaves
+         * its senders' messages in this state.
+         */
+        UNCONFIRMED,
         /** The server failed. */
         SERVER_ERROR
     }

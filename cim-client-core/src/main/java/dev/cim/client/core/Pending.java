@@ -18,6 +18,11 @@ final class Pending {
     final CompletableFuture<Object> result;
     /** True for requests the client makes by itself (releases, refreshes): their news goes to the listener. */
     final boolean internal;
+    /**
+     * Whether the request was handed to a logged-in connection at least once: then the server may
+     * have it, and a close leaves it {@link CimException.Reason#UNCONFIRMED} rather than not sent.
+     */
+    boolean written;
     /** The frames of a multi-frame answer so far. */
     private List<Object> parts;
 

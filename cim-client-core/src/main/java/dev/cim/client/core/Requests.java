@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 
 /**
@@ -75,12 +76,12 @@ final class Requests {
         return all;
     }
 
-    /** Fails every outstanding request with {@code failure} and forgets them, oldest first. */
-    void failAll(CimException failure) {
+    /** Fails every outstanding request with the failure {@code why} gives for it and forgets them, oldest first. */
+    void failAll(Function<Pending, CimException> why) {
         List<Pending> all = inOrder();
         outstanding.clear();
         for (Pending pending : all) {
-            pending.result.completeExceptionally(failure);
+            pending.result.completeExceptionally(why.apply(pending));
         }
     }
 }

@@ -721,7 +721,7 @@ class CimClientTest {
     // Closing.
 
     @Test
-    void close_failsWhatIsUnanswered_andLaterCallsWithClosed() {
+    void close_failsWhatIsUnanswered_asUnconfirmedOnceWritten_andLaterCallsWithClosed() {
         FakeServer server = server("node-a");
         CimClient client = connected(server);
         CompletableFuture<SendReceipt> unanswered = client.send(Recipient.user("bob"), "bye");
@@ -729,13 +729,36 @@ class CimClientTest {
 
         client.close();
 
-        assertThat(failure(unanswered).reason()).isEqualTo(CimException.Reason.CLOSED);
+        CimException unconfirmed = failure(unanswered);
+        assertThat(unconfirmed.reason()).as("the server read it and may have delivered it")
+                .isEqualTo(CimException.Reason.UNCONFIRMED);
+        assertThat(unconfirmed.getMessage()).isEqualTo("the client was closed before the server answered: it may have been done");
         assertThat(failure(client.send(Recipient.user("bob"), "after")).reason()).isEqualTo(CimException.Reason.CLOSED);
         assertThat(failure(client.scheduled()).reason()).isEqualTo(CimException.Reason.CLOSED);
         assertThatCode(client::connect).as("the first login's future, completed long ago").doesNotThrowAnyException();
         assertThat(client.allAnswered()).succeedsWithin(WAIT);
         assertThat(recorder.events).last().isEqualTo(new ConnectionEvent.Closed());
         assertThat(client.isConnected()).isFalse();
+    }
+
+    @Test
+    void close_whileDisconnected_failsWhatWasNeverWrittenAsClosed_andWhatWasAsUnconfirmed() {
+        FakeServer server = server("node-a");
+        CimClient client = connected(server);
+        CompletableFuture<SendReceipt> written = client.send(Recipient.user("bob"), "read by the server");
+        Connection first = server.connectionsSoFar().get(0);
+        first.next(KindCase.SEND);
+        server.stopListening();
+        first.cut();
+        recorder.awaitEvent(ConnectionEvent.Disconnected.class);
+        CompletableFuture<SendReceipt> held = client.send(Recipient.user("bob"), "typed while away");
+
+        client.close();
+
+        assertThat(failure(written).reason()).isEqualTo(CimException.Reason.UNCONFIRMED);
+        CimException notSent = failure(held);
+        assertThat(notSent.reason()).as("no server ever had it").isEqualTo(CimException.Reason.CLOSED);
+        assertThat(notSent.getMessage()).isEqualTo("the client was closed before it was sent");
     }
 
     // Helpers.

@@ -97,15 +97,17 @@ class RequestsTest {
     }
 
     @Test
-    void failAll_failsEveryRequestWithTheCause_andForgetsThem() {
+    void failAll_failsEveryRequestWithTheCauseGivenForIt_andForgetsThem() {
         Requests requests = new Requests(10);
         Pending a = add(requests, Pending.Kind.SEND, false, id -> Envelopes.send(id, "bob", "a"));
         Pending b = add(requests, Pending.Kind.LIST_SCHEDULED, true, id -> Envelopes.listScheduled(id, 0));
-        CimException closed = new CimException(CimException.Reason.CLOSED, "the client was closed");
+        a.written = true;
+        CimException unconfirmed = new CimException(CimException.Reason.UNCONFIRMED, "written");
+        CimException closed = new CimException(CimException.Reason.CLOSED, "not written");
 
-        requests.failAll(closed);
+        requests.failAll(pending -> pending.written ? unconfirmed : closed);
 
-        assertThat(a.result).isCompletedExceptionally();
+        assertThat(a.result.handle((value, failure) -> failure).join()).isSameAs(unconfirmed);
         assertThat(b.result.handle((value, failure) -> failure).join()).isSameAs(closed);
         assertThat(requests.size()).isZero();
         assertThat(requests.inOrder()).isEmpty();

@@ -106,19 +106,12 @@ final class Cluster implements AutoCloseable {
 
     /** SIGSTOP: the server freezes, its sockets stay open. */
     void freezeServer(int node) throws IOException, InterruptedException {
-        signal("STOP", servers[node].handle().pid());
+        servers[node].freeze();
     }
 
     /** SIGCONT. */
     void thawServer(int node) throws IOException, InterruptedException {
-        signal("CONT", servers[node].handle().pid());
-    }
-
-    private static void signal(String signal, long pid) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        if (kill.waitFor() != 0) {
-            throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
-        }
+        servers[node].thaw();
     }
 
     int port(int node) {
