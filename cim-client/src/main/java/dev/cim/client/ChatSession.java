@@ -59,9 +59,12 @@ public final class ChatSession {
     private final CimClient client;
     private final Duration quitGrace;
     private final Clock clock;
-    /** Messages (sends and schedules) the close at quit failed, by whether a server may have them. */
+    /** What the client's close failed, by whether a server may have it: counted, then said in {@link #end}. */
     private final AtomicInteger unconfirmed = new AtomicInteger();
+    private final AtomicInteger unconfirmedSchedules = new AtomicInteger();
     private final AtomicInteger notSent = new AtomicInteger();
+    /** {@link #end}'s exit status once it has run, else null. */
+    private Integer endStatus;
 
     public ChatSession(Console console, ChatView view, CommandParser parser, CimClient client, Duration quitGrace,
             Clock clock) {
@@ -119,7 +122,7 @@ public final class ChatSession {
         if (command instanceof Command.Send send) {
             client.send(send.to(), send.text()).whenComplete((receipt, failure) -> {
                 if (failure != null) {
-                    if (!countedByQuit(failure)) {
+                    if (!countedByClose(failure, unconfirmed)) {
                         view.error(notDone("not sent", failure));
                     }
                 } else if (receipt.outcome() == SendReceipt.Outcome.STORED) {
@@ -134,16 +137,16 @@ public final class ChatSession {
             listScheduled();
         } else if (command instanceof Command.Cancel cancel) {
             byNumber(cancel.number(), message -> client.cancel(message.id()).whenComplete((cancelled, failure) ->
-                    report(failure, "cancelled scheduled message #" + cancel.number())));
+                    report(failure, "cancel #" + cancel.number(), "cancelled scheduled message #" + cancel.number())));
         } else if (command instanceof Command.Edit edit) {
             byNumber(edit.number(), message -> client.edit(message.id(), edit.text()).whenComplete((edited, failure) ->
-                    report(failure, "scheduled message #" + edit.number() + " now says: "
+                    report(failure, "edit #" + edit.number(), "scheduled message #" + edit.number() + " now says: "
                             + (edited == null ? "" : Inert.text(edited.text())))));
         } else if (command instanceof Command.Move move) {
             byNumber(move.number(), message -> {
                 CompletableFuture<ScheduledMessage> moving = move.delay() != null
                         ? client.move(message.id(), move.delay()) : client.move(message.id(), move.when().toInstant());
-                moving.whenComplete((moved, failure) -> report(failure, "scheduled message #" + move.number()
+                moving.whenComplete((moved, failure) -> report(failure, "move #" + move.number(), "scheduled message #" + move.number()
                         + " will be sent at " + (moved == null ? "" : view.when(moved.dueAt()))));
             });
         } else if (command instanceof Command.OnlineUsers) {
@@ -179,7 +182,7 @@ public final class ChatSession {
     private void scheduled(CompletableFuture<ScheduledMessage> registration) {
         registration.whenComplete((message, failure) -> {
             if (failure != null) {
-                if (countedByQuit(failure)) {
+                if (countedByClose(failure, unconfirmedSchedules)) {
                     return;
                 }
                 view.error(notDone("not scheduled", failure));
@@ -208,9 +211,10 @@ public final class ChatSession {
         });
     }
 
-    private void report(Throwable failure, String success) {
+    /** Says {@code success}, or "{@code what}: why not". */
+    private void report(Throwable failure, String what, String success) {
         if (failure != null) {
-            view.error(cause(failure).getMessage());
+            view.error(what + ": " + cause(failure).getMessage());
         } else {
             view.info(success);
         }
@@ -226,34 +230,57 @@ public final class ChatSession {
         }
         // Counted once what was typed before is answered: a :delay queued while connecting counts.
         int scheduled = scheduledCount();
-        client.close(); // fails what is unanswered, on the client's thread, before it returns
         if (scheduled > 0) {
             view.info(count(scheduled, "scheduled message") + " stay" + (scheduled == 1 ? "s" : "")
                     + " on the server and will be sent at " + (scheduled == 1 ? "its" : "their") + " time");
         }
+        int status = end();
+        view.info("bye");
+        return status;
+    }
+
+    /**
+     * Closes the client and says, in one line for each kind, what the close left undone: at
+     * {@code :q} and {@code :q!}, and when the application is closed under the session (SIGTERM, or
+     * Ctrl-C with the input piped), whichever comes first; a later call only returns the status.
+     *
+     * @return the process exit status: 0, or 3 if a message was left unconfirmed or not sent
+     */
+    public synchronized int end() {
+        if (endStatus != null) {
+            return endStatus;
+        }
+        client.close(); // fails what is unanswered, on the client's thread, before it returns
         int maybe = unconfirmed.get();
         if (maybe > 0) {
             view.error(count(maybe, "message") + (maybe == 1 ? " was" : " were") + " sent but not confirmed by the server: "
                     + (maybe == 1 ? "it" : "they") + " may have arrived or not, and will not be sent again");
         }
+        int maybeScheduled = unconfirmedSchedules.get();
+        if (maybeScheduled > 0) {
+            view.error(count(maybeScheduled, "scheduled message") + (maybeScheduled == 1 ? " was" : " were")
+                    + " sent but not confirmed by the server: the server may keep " + (maybeScheduled == 1 ? "it" : "them")
+                    + " or not (:delays lists what it keeps)");
+        }
         int never = notSent.get();
         if (never > 0) {
             view.error(count(never, "message") + (never == 1 ? " was" : " were")
-                    + " not sent: the client was not connected to a server");
+                    + " not sent: the client was not logged in to a server");
         }
-        view.info("bye");
-        return maybe + never == 0 ? 0 : 3;
+        endStatus = maybe + maybeScheduled + never == 0 ? 0 : 3;
+        return endStatus;
     }
 
     /**
-     * Counts a message that the client's close left unanswered, for {@link #quit}'s summary, instead
-     * of a line for each: a sender who quits while a slow recipient holds back hundreds of receipts
-     * would get hundreds of lines, and "not sent" would be false for those the server had.
+     * Counts a message, or a schedule, that the client's close left unanswered, for {@link #end}'s
+     * summary, instead of a line for each: a sender who quits while a slow recipient holds back
+     * hundreds of receipts would get hundreds of lines, and "not sent" would be false for those the
+     * server had.
      */
-    private boolean countedByQuit(Throwable failure) {
+    private boolean countedByClose(Throwable failure, AtomicInteger unconfirmedOnes) {
         if (cause(failure) instanceof CimException e) {
             if (e.reason() == CimException.Reason.UNCONFIRMED) {
-                unconfirmed.incrementAndGet();
+                unconfirmedOnes.incrementAndGet();
                 return true;
             }
             if (e.reason() == CimException.Reason.CLOSED) {
@@ -280,7 +307,7 @@ public final class ChatSession {
      * more than 100 messages per second ..."), the client's own failures do not.
      */
     private static String notDone(String what, Throwable failure) {
-        String why = cause(failure).getMessage();
+        String why = String.valueOf(cause(failure).getMessage());
         return why.startsWith(what) ? why : what + ": " + why;
     }
 

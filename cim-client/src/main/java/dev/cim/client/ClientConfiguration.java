@@ -100,14 +100,16 @@ class ClientConfiguration {
     }
 
     /**
-     * Closes the client when the context starts to close, before the wheel's drain (which runs every
-     * job on it at its due time, for up to {@code cim.wheel.drain-timeout}): the client's jobs only
-     * make its scheduled messages punctual, the server sends them anyway, so quitting does not wait
-     * for them. The destroy method closes it again, which does nothing.
+     * Ends the session (closes the client, and says what that left unconfirmed) when the context
+     * starts to close: after a quit this does nothing; on SIGTERM it is where the user is told. It
+     * runs before the wheel's drain (which runs every job on it at its due time, for up to
+     * {@code cim.wheel.drain-timeout}): the client's jobs only make its scheduled messages punctual,
+     * the server sends them anyway, so quitting does not wait for them. The client's destroy method
+     * closes it again, which does nothing.
      */
     @Bean
-    ApplicationListener<ContextClosedEvent> closeClientBeforeTheWheelDrains(CimClient client) {
-        return closing -> client.close();
+    ApplicationListener<ContextClosedEvent> endSessionBeforeTheWheelDrains(ChatSession session) {
+        return closing -> session.end();
     }
 
     /** TLS as {@code cim.client.tls.*} says, or null for plaintext. */

@@ -5,6 +5,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.timeout;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -18,6 +19,9 @@ import dev.cim.client.core.ScheduledMessage;
 import dev.cim.client.core.SendReceipt;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -26,6 +30,8 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -145,9 +151,42 @@ class ChatSessionTest {
 
         assertThat(exit).isEqualTo(3);
         assertThat(output()).as("no line per message, and none saying 'not sent' of what the server had").containsExactly(
-                "error: 2 messages were sent but not confirmed by the server: they may have arrived or not, and will not be sent again",
-                "error: 1 message was not sent: the client was not connected to a server",
+                "error: 1 message was sent but not confirmed by the server: it may have arrived or not, and will not be sent again",
+                "error: 1 scheduled message was sent but not confirmed by the server: the server may keep it or not "
+                        + "(:delays lists what it keeps)",
+                "error: 1 message was not sent: the client was not logged in to a server",
                 "bye");
+    }
+
+    @Test
+    void applicationClosedWhileReading_saysWhatWasLeftUnconfirmed_once() throws Exception {
+        CompletableFuture<SendReceipt> read = new CompletableFuture<>();
+        when(client.send(Recipient.user("bob"), "one")).thenReturn(read);
+        doAnswer(close -> read.completeExceptionally(new CimException(CimException.Reason.UNCONFIRMED, "may have been done")))
+                .when(client).close();
+        PipedOutputStream typing = new PipedOutputStream();
+        ChatSession session = session(new PipedInputStream(typing));
+        CompletableFuture<Integer> running = CompletableFuture.supplyAsync(() -> {
+            try {
+                return session.run(() -> loginRefused.set(true));
+            } catch (InterruptedException e) {
+                throw new CompletionException(e);
+            }
+        });
+        typing.write("@bob one\n".getBytes(StandardCharsets.UTF_8));
+        typing.flush();
+        verify(client, timeout(10_000)).send(Recipient.user("bob"), "one");
+
+        int status = session.end(); // as SIGTERM does, through the context's close, while the session reads
+        String unconfirmed = "error: 1 message was sent but not confirmed by the server: it may have arrived or not, "
+                + "and will not be sent again";
+        assertThat(status).isEqualTo(3);
+        assertThat(output()).containsExactly(unconfirmed);
+
+        typing.close(); // the end of input, then, quits: it says nothing twice
+        assertThat(running.get(10, TimeUnit.SECONDS)).isEqualTo(3);
+        assertThat(output()).containsExactly(unconfirmed, "bye");
+        verify(client).close();
     }
 
     @Test
@@ -186,6 +225,17 @@ class ChatSessionTest {
 
         verify(client).cancel(FOUR.id());
         assertThat(output()).contains("cancelled scheduled message #4");
+    }
+
+    @Test
+    void cancel_failed_saysWhichCommandFailed() throws Exception {
+        when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of(THREE, FOUR)));
+        when(client.cancel(FOUR.id())).thenReturn(CompletableFuture.failedFuture(
+                new CimException(CimException.Reason.UNCONFIRMED, "the client was closed before the server answered")));
+
+        run(":cancel 4", ":q!");
+
+        assertThat(output()).contains("error: cancel #4: the client was closed before the server answered");
     }
 
     @Test
@@ -268,10 +318,14 @@ class ChatSessionTest {
 
     private int run(String... lines) throws InterruptedException {
         byte[] input = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
-        PipedConsole console = new PipedConsole(new ByteArrayInputStream(input), new PrintStream(out, true, StandardCharsets.UTF_8));
+        return session(new ByteArrayInputStream(input)).run(() -> loginRefused.set(true));
+    }
+
+    private ChatSession session(InputStream input) {
+        PipedConsole console = new PipedConsole(input, new PrintStream(out, true, StandardCharsets.UTF_8));
         ChatView view = new ChatView(console, CLOCK, "alice");
         CommandParser parser = new CommandParser(Duration.ofDays(30), 1000, CLOCK);
-        return new ChatSession(console, view, parser, client, Duration.ofMillis(50), CLOCK).run(() -> loginRefused.set(true));
+        return new ChatSession(console, view, parser, client, Duration.ofMillis(50), CLOCK);
     }
 
     private List<String> output() {

@@ -224,6 +224,27 @@ class ChatEndToEndIT {
     }
 
     @Test
+    void sigterm_whileTheRecipientHoldsBackTheReceipt_saysSentButNotConfirmed() throws Exception {
+        JavaProcess alice = cim.client("alice17");
+        JavaProcess bob = cim.client("bob17");
+
+        bob.freeze();
+        try {
+            alice.type("@bob17 sent before the end");
+            alice.type(":olu"); // answered after the line before it was written to the server
+            alice.await(line -> line.contains("online ("), WAIT, "the users online");
+            alice.terminate(); // not :q: the console is closed under the session, as a closed terminal does
+            alice.await("error: 1 message was sent but not confirmed by the server: it may have arrived or not", WAIT);
+            alice.awaitExit(WAIT);
+        } finally {
+            bob.thaw();
+        }
+
+        assertThat(alice.transcript()).doesNotContain("not sent");
+        bob.await("alice17 to you: sent before the end", WAIT);
+    }
+
+    @Test
     void quit_whileTheRecipientHoldsBackTheReceipts_saysSentButNotConfirmed_andEachArrivesOnce() throws Exception {
         JavaProcess alice = cim.client("alice16", "--cim.client.quit-grace=1s");
         JavaProcess bob = cim.client("bob16");

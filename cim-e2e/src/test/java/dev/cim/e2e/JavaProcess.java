@@ -170,6 +170,11 @@ public final class JavaProcess implements AutoCloseable {
         signal("STOP");
     }
 
+    /** SIGTERM: the process is asked to end, as a service manager or a closed terminal asks. */
+    public void terminate() throws IOException, InterruptedException {
+        signal("TERM");
+    }
+
     /** SIGCONT: a frozen process goes on. */
     public void thaw() throws IOException, InterruptedException {
         signal("CONT");

@@ -29,6 +29,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.SubmissionPublisher;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,6 +107,9 @@ public final class CimClient implements AutoCloseable {
     private io.netty.util.concurrent.ScheduledFuture<?> refresh;
     private SubmissionPublisher<ChatMessage> publisher;
     private volatile boolean closed;
+    /** Completed when the close has run on the I/O thread; every caller of {@link #close()} waits on it. */
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
+    private final AtomicBoolean closeCalled = new AtomicBoolean();
     /** Set when the link stopped (login refused, TLS failed): requests fail at once with it. */
     private CimException refusal;
 
@@ -334,31 +338,31 @@ public final class CimClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        // The first call closes; a second (a shutdown hook while the owner quits) waits for the same
+        // close, so that whoever counts the failed requests after close() returns sees them all.
+        if (closeCalled.compareAndSet(false, true)) {
+            onLoop(() -> closing.complete(null), () -> {
+                closed = true;
+                link.close();
+                if (refresh != null) {
+                    refresh.cancel(false);
+                }
+                jobs.close();
+                CimException notSent = closedFailure();
+                CimException unconfirmed = new CimException(CimException.Reason.UNCONFIRMED,
+                        "the client was closed before the server answered: it may have been done");
+                requests.failAll(pending -> pending.written ? unconfirmed : notSent);
+                firstLogin.completeExceptionally(new CimException(CimException.Reason.CLOSED,
+                        "the client was closed before it logged in"));
+                if (ownWheel != null) {
+                    ownWheel.stopNow();
+                }
+                safely(() -> listener.onConnection(new ConnectionEvent.Closed()));
+                closing.complete(null);
+            });
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        onLoop(() -> done.complete(null), () -> {
-            closed = true;
-            link.close();
-            if (refresh != null) {
-                refresh.cancel(false);
-            }
-            jobs.close();
-            CimException notSent = closedFailure();
-            CimException unconfirmed = new CimException(CimException.Reason.UNCONFIRMED,
-                    "the client was closed before the server answered: it may have been done");
-            requests.failAll(pending -> pending.written ? unconfirmed : notSent);
-            firstLogin.completeExceptionally(new CimException(CimException.Reason.CLOSED,
-                    "the client was closed before it logged in"));
-            if (ownWheel != null) {
-                ownWheel.stopNow();
-            }
-            safely(() -> listener.onConnection(new ConnectionEvent.Closed()));
-            done.complete(null);
-        });
         try {
-            done.get(5, TimeUnit.SECONDS);
+            closing.get(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
