@@ -233,7 +233,7 @@ class ChatEndToEndIT {
             alice.type("@bob17 sent before the end");
             alice.type(":olu"); // answered after the line before it was written to the server
             alice.await(line -> line.contains("online ("), WAIT, "the users online");
-            alice.terminate(); // not :q: the console is closed under the session, as a closed terminal does
+            alice.terminate(); // not :q: the application is closed under the session
             alice.await("error: 1 message was sent but not confirmed by the server: it may have arrived or not", WAIT);
             alice.awaitExit(WAIT);
         } finally {

@@ -170,7 +170,7 @@ public final class JavaProcess implements AutoCloseable {
         signal("STOP");
     }
 
-    /** SIGTERM: the process is asked to end, as a service manager or a closed terminal asks. */
+    /** SIGTERM: the process is asked to end, as {@code kill} or a service manager asks. */
     public void terminate() throws IOException, InterruptedException {
         signal("TERM");
     }
