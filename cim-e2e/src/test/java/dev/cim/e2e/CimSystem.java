@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,9 +30,9 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
     private final Path clientJar = projectDir.resolve("cim-client/target/cim-client.jar");
     private final Path work = tempDir();
     private final String fsync;
-    private final int port = freePort();
-    private final int redisPort = freePort();
-    private final int managementPort = freePort();
+    private final int port = Ports.free();
+    private final int redisPort = Ports.free();
+    private final int managementPort = Ports.free();
     private final String redisPassword = RedisProcess.newPassword();
     private final List<JavaProcess> clients = new ArrayList<>();
     private final List<String> serverArgs = new ArrayList<>();
@@ -191,13 +190,6 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
         }
     }
 
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private static Path tempDir() {
         try {

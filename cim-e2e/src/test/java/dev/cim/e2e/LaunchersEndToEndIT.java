@@ -23,14 +23,14 @@ class LaunchersEndToEndIT {
     @Test
     void theLaunchers_startTheServerAndTheClient_withTheirClassDataArchives() throws Exception {
         Path dataDir = Files.createTempDirectory("cim-e2e-launchers-");
-        int port = CimSystem.freePort();
+        int port = Ports.free();
         // The Java that built the archives: an archive serves only the JVM that made it.
         String javaHome = System.getProperty("java.home");
         try (JavaProcess server = JavaProcess.startCommand("cim-server", List.of(
                         projectDir.resolve("bin/cim-server").toString(),
                         "--cim.server.port=" + port,
-                        "--management.server.port=" + CimSystem.freePort(),
-                        "--spring.data.redis.port=" + CimSystem.freePort(),
+                        "--management.server.port=" + Ports.free(),
+                        "--spring.data.redis.port=" + Ports.free(),
                         "--cim.server.data-dir=" + dataDir.resolve("redis")),
                 Map.of("JAVA_HOME", javaHome, "CIM_SERVER_JAVA_OPTS", "-Xshare:on -Xmx256m"))) {
             server.await("listening on", CimSystem.START);

@@ -25,10 +25,10 @@ class RedisLockdownEndToEndIT {
     void theEmbeddedRedisOfTheServerJar_refusesAnUnauthenticatedKeysStar() throws Exception {
         Path projectDir = Path.of(System.getProperty("cim.project.dir", "..")).toAbsolutePath().normalize();
         Path dataDir = Files.createTempDirectory("cim-e2e-lockdown-").resolve("redis");
-        int redisPort = CimSystem.freePort();
+        int redisPort = Ports.free();
         try (JavaProcess server = JavaProcess.start("cim-server", projectDir.resolve("cim-server/target/cim-server.jar"),
-                List.of("--cim.server.port=" + CimSystem.freePort(),
-                        "--management.server.port=" + CimSystem.freePort(),
+                List.of("--cim.server.port=" + Ports.free(),
+                        "--management.server.port=" + Ports.free(),
                         "--spring.data.redis.port=" + redisPort,
                         "--cim.server.data-dir=" + dataDir))) {
             server.await("listening on", CimSystem.START);

@@ -79,11 +79,11 @@ class TlsEndToEndIT {
         Path data = Files.createTempDirectory("cim-e2e-refused-");
         try (JavaProcess server = JavaProcess.start("refused server", cim.serverJar(), List.of(
                 "--cim.server.host=0.0.0.0",
-                "--cim.server.port=" + CimSystem.freePort(),
+                "--cim.server.port=" + Ports.free(),
                 "--cim.server.redis.embedded=true",
                 "--cim.server.data-dir=" + data,
-                "--spring.data.redis.port=" + CimSystem.freePort(),
-                "--management.server.port=" + CimSystem.freePort()))) {
+                "--spring.data.redis.port=" + Ports.free(),
+                "--management.server.port=" + Ports.free()))) {
             server.await("cim server refuses to listen in plaintext on 0.0.0.0, which is not a loopback address", WAIT);
             assertThat(server.awaitExit(WAIT)).isNotZero();
             assertThat(server.transcript()).contains("--cim.server.tls.allow-plaintext=true").doesNotContain("listening on");

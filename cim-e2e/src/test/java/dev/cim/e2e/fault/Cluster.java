@@ -1,10 +1,9 @@
 package dev.cim.e2e.fault;
 
 import dev.cim.e2e.JavaProcess;
+import dev.cim.e2e.Ports;
 import dev.cim.e2e.RedisProcess;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +25,7 @@ final class Cluster implements AutoCloseable {
     private final Path work;
     private final boolean embedded;
     private final String fsync;
-    private final int redisPort = freePort();
+    private final int redisPort = Ports.free();
     private final String redisPassword = RedisProcess.newPassword();
     private final int[] ports;
     private final JavaProcess[] servers;
@@ -47,7 +46,7 @@ final class Cluster implements AutoCloseable {
         this.fsync = fsync;
         this.ports = new int[nodes];
         for (int i = 0; i < nodes; i++) {
-            ports[i] = freePort();
+            ports[i] = Ports.free();
         }
         this.servers = new JavaProcess[nodes];
         this.extraArgs = List.of(extraArgs);
@@ -208,11 +207,4 @@ final class Cluster implements AutoCloseable {
         }
     }
 
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -1,0 +1,68 @@
+package dev.cim.e2e;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Ports for the processes a test starts, chosen before they start: a restarted server or Redis must
+ * come back on the same one, and a process is told its port on its command line.
+ *
+ * <p>Not the kernel's choice for a socket bound to port 0: that comes from the ephemeral range, the
+ * range the kernel also takes the local ports of outgoing connections from, so between the choice
+ * and the process's own bind a connection (the server's to Redis, a client's) can take it, and the
+ * process fails to start ("Port 44441 was already in use", once in CI). These come from below that
+ * range, where the kernel never picks, are checked free with a bind, and are not handed out twice.
+ */
+public final class Ports {
+
+    /** The lowest port handed out: above the well-known and most registered services' ports. */
+    private static final int LOWEST = 20_000;
+    /** Linux's default start of the ephemeral range, when the machine's cannot be read. */
+    private static final int EPHEMERAL_DEFAULT = 32_768;
+
+    private static final Set<Integer> issued = new HashSet<>();
+
+    private Ports() {
+    }
+
+    /** A port no process listens on, outside the ephemeral range, not returned before by this JVM. */
+    public static synchronized int free() {
+        int below = ephemeralStart();
+        if (below - LOWEST < 1_000) {
+            throw new IllegalStateException("the ephemeral ports start at " + below
+                    + " (expected: above " + (LOWEST + 1_000) + ", as Linux's default 32768)");
+        }
+        for (int attempt = 0; attempt < 1_000; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(LOWEST, below);
+            if (!issued.contains(port) && bindable(port)) {
+                issued.add(port);
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port in [" + LOWEST + ", " + below + ") after 1,000 tries");
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) { // every address: a listener on any one conflicts
+            return true;
+        } catch (IOException inUse) {
+            return false;
+        }
+    }
+
+    /** The first port of the kernel's ephemeral range (Linux: ip_local_port_range). */
+    private static int ephemeralStart() {
+        try {
+            // Through a reader: of this sysctl file, whose size shows as 0, Files.readString got only "3".
+            String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException unreadable) {
+            return EPHEMERAL_DEFAULT;
+        }
+    }
+}
