@@ -253,19 +253,17 @@ public final class ChatSession {
         client.close(); // fails what is unanswered, on the client's thread, before it returns
         int maybe = unconfirmed.get();
         if (maybe > 0) {
-            view.error(count(maybe, "message") + (maybe == 1 ? " was" : " were") + " sent but not confirmed by the server: "
+            view.error(were(maybe, "message") + " sent but not confirmed by the server: "
                     + (maybe == 1 ? "it" : "they") + " may have arrived or not, and will not be sent again");
         }
         int maybeScheduled = unconfirmedSchedules.get();
         if (maybeScheduled > 0) {
-            view.error(count(maybeScheduled, "scheduled message") + (maybeScheduled == 1 ? " was" : " were")
-                    + " sent but not confirmed by the server: the server may keep " + (maybeScheduled == 1 ? "it" : "them")
-                    + " or not (:delays lists what it keeps)");
+            view.error(were(maybeScheduled, "scheduled message") + " sent but not confirmed by the server: the server may keep "
+                    + (maybeScheduled == 1 ? "it" : "them") + " or not (:delays lists what it keeps)");
         }
         int never = notSent.get();
         if (never > 0) {
-            view.error(count(never, "message") + (never == 1 ? " was" : " were")
-                    + " not sent: the client was not logged in to a server");
+            view.error(were(never, "message") + " not sent: the client was not logged in to a server");
         }
         endStatus = maybe + maybeScheduled + never == 0 ? 0 : 3;
         return endStatus;
@@ -322,5 +320,10 @@ public final class ChatSession {
     /** "1 message", "2 messages". */
     private static String count(int n, String noun) {
         return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    /** "1 message was", "2 messages were". */
+    private static String were(int n, String noun) {
+        return count(n, noun) + (n == 1 ? " was" : " were");
     }
 }

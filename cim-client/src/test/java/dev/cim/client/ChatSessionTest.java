@@ -160,10 +160,7 @@ class ChatSessionTest {
 
     @Test
     void applicationClosedWhileReading_saysWhatWasLeftUnconfirmed_once() throws Exception {
-        CompletableFuture<SendReceipt> read = new CompletableFuture<>();
-        when(client.send(Recipient.user("bob"), "one")).thenReturn(read);
-        doAnswer(close -> read.completeExceptionally(new CimException(CimException.Reason.UNCONFIRMED, "may have been done")))
-                .when(client).close();
+        sendOneLeftUnconfirmedByTheClose();
         PipedOutputStream typing = new PipedOutputStream();
         ChatSession session = session(new PipedInputStream(typing));
         CompletableFuture<Integer> running = CompletableFuture.supplyAsync(() -> {
@@ -191,10 +188,7 @@ class ChatSessionTest {
 
     @Test
     void quitNow_withAMessageTheServerNeverConfirmed_saysSo() throws Exception {
-        CompletableFuture<SendReceipt> read = new CompletableFuture<>();
-        when(client.send(Recipient.user("bob"), "one")).thenReturn(read);
-        doAnswer(close -> read.completeExceptionally(new CimException(CimException.Reason.UNCONFIRMED, "may have been done")))
-                .when(client).close();
+        sendOneLeftUnconfirmedByTheClose();
 
         int exit = run("@bob one", ":q!");
 
@@ -314,6 +308,14 @@ class ChatSessionTest {
         run(":q!");
 
         assertThat(loginRefused).isTrue();
+    }
+
+    /** "@bob one" is written to the server and never answered: the client's close fails it as UNCONFIRMED. */
+    private void sendOneLeftUnconfirmedByTheClose() {
+        CompletableFuture<SendReceipt> read = new CompletableFuture<>();
+        when(client.send(Recipient.user("bob"), "one")).thenReturn(read);
+        doAnswer(close -> read.completeExceptionally(new CimException(CimException.Reason.UNCONFIRMED, "may have been done")))
+                .when(client).close();
     }
 
     private int run(String... lines) throws InterruptedException {
