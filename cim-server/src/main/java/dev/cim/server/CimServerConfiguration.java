@@ -5,6 +5,9 @@ import dev.cim.server.account.AccountService;
 import dev.cim.server.chat.ChatCore;
 import dev.cim.server.chat.ChatService;
 import dev.cim.server.chat.Limits;
+import dev.cim.server.chat.platform.Platform;
+import dev.cim.server.chat.platform.UserLanes;
+import dev.cim.server.chat.schedule.ScheduleSettings;
 import dev.cim.server.net.CimServer;
 import dev.cim.server.net.ServerTls;
 import dev.cim.server.node.NodeHeartbeat;
@@ -103,10 +106,11 @@ class CimServerConfiguration {
                 new Limits(l.windowMessages(), l.windowBytes().toBytes(), l.heldMessages(), l.pageSize(),
                         l.pendingPerOrigin(), l.relayTimeout(), l.maxTextLength(), l.messagesPerSecond(),
                         l.messageBurst()),
-                new ChatCore.SchedulingSettings(d.maxDelay(), d.maxPerUser(), d.window(), d.scanInterval(),
-                        d.releaseGrace(), d.lease()),
-                properties.lanes(), properties.heartbeatInterval(), Duration.ofMinutes(10), Duration.ofSeconds(1));
-        return new ChatCore(stores, settings, wheel, clock, cimLoginWorkers, meters);
+                new ScheduleSettings(d.maxDelay(), d.maxPerUser(), d.window(), d.scanInterval(), d.releaseGrace(),
+                        d.lease()),
+                properties.heartbeatInterval(), Duration.ofMinutes(10), Duration.ofSeconds(1));
+        Platform platform = new Platform(new UserLanes(properties.lanes()), wheel, clock, System::nanoTime, meters);
+        return new ChatCore(stores, settings, platform, cimLoginWorkers);
     }
 
     /**

@@ -1,37 +1,45 @@
 package dev.cim.server.chat;
 
-import dev.cim.common.protocol.proto.Chat;
-import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.common.protocol.proto.NodeMessage;
-import dev.cim.common.wheel.DelayScheduler;
 import dev.cim.common.wheel.Job;
 import dev.cim.server.account.AccountService;
+import dev.cim.server.chat.origin.Origins;
+import dev.cim.server.chat.platform.Platform;
+import dev.cim.server.chat.routing.Cluster;
+import dev.cim.server.chat.routing.NodeReceiver;
+import dev.cim.server.chat.routing.Router;
+import dev.cim.server.chat.schedule.ScheduleSettings;
+import dev.cim.server.chat.schedule.Scheduling;
+import dev.cim.server.chat.session.LocalUsers;
+import dev.cim.server.chat.session.Sessions;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.NodeBus;
 import dev.cim.server.store.OriginStore;
 import dev.cim.server.store.PresenceStore;
 import dev.cim.server.store.ScheduledStore;
-import dev.cim.server.store.StoreFullException;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The chat core of one node, assembled: the {@link ChatService} transports call, and the parts that
- * live with it (the user lanes, the origins and their write-behind, scheduled messages, the node
- * bus receiver). Started after the stores answer, closed after the transport has closed its
- * connections.
+ * live with it (the sessions, the router and its relays, the origins and their write-behind,
+ * scheduled messages, the node bus receiver). Started after the stores answer, closed after the
+ * transport has closed its connections.
+ *
+ * <h3>Packages</h3>
+ * <pre>
+ *   chat            this assembly, logins and requests: what a transport calls
+ *   chat.schedule   scheduled messages
+ *   chat.origin     client origins: each request routed once, answered again on a repeat
+ *   chat.routing    a message to everyone it is for: sessions here, inboxes, other nodes
+ *   chat.session    a connection's session: its delivery window and inbox catch-up
+ *   chat.platform   what they all run on: lanes, the wheel, clocks, periodic threads
+ * </pre>
+ * Each package uses only those below it.
  */
 public final class ChatCore implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(ChatCore.class);
     private static final Duration SEND_RATE_SWEEP = Duration.ofMinutes(1);
 
     /** The ports the core works through. */
@@ -42,96 +50,50 @@ public final class ChatCore implements AutoCloseable {
     /**
      * The core's settings.
      *
-     * @param limits        what one session or origin may hold
-     * @param scheduling    how scheduled messages are held and sent
-     * @param lanes         threads for the users' store work
-     * @param heartbeat     how often clients ping
-     * @param originsIdle   how long an unused origin stays in memory
-     * @param originsFlush  how often origin watermarks are written
+     * @param limits       what one session or origin may hold
+     * @param scheduling   how scheduled messages are held and sent
+     * @param heartbeat    how often clients ping
+     * @param originsIdle  how long an unused origin stays in memory
+     * @param originsFlush how often origin watermarks are written
      */
-    public record Settings(Limits limits, SchedulingSettings scheduling, int lanes, Duration heartbeat,
-            Duration originsIdle, Duration originsFlush) {
-    }
-
-    /** See {@link Scheduling}. */
-    public record SchedulingSettings(Duration maxDelay, int maxPerUser, Duration window, Duration scanInterval,
-            Duration releaseGrace, Duration lease) {
+    public record Settings(Limits limits, ScheduleSettings scheduling, Duration heartbeat, Duration originsIdle,
+            Duration originsFlush) {
     }
 
     private final ChatService service;
     private final LocalUsers users;
-    private final UserLanes lanes;
+    private final Platform platform;
     private final Origins origins;
     private final Scheduling scheduling;
     private final NodeReceiver receiver;
-    private final Relays relays;
     private final Settings settings;
-    private final InboxStore inbox;
-    private final PresenceStore presence;
-    private final NodeBus bus;
-    private final Router router;
     private final AtomicInteger peers = new AtomicInteger();
     private final SendRate sendRate;
-    private final DelayScheduler wheel;
     private volatile boolean closed;
 
     /**
+     * @param platform what the core runs on; its lanes are closed with the core
      * @param blocking runs password hashing and other blocking work of logins
      */
-    public ChatCore(Stores stores, Settings settings, DelayScheduler wheel, Clock clock, Executor blocking,
-            MeterRegistry meters) {
+    public ChatCore(Stores stores, Settings settings, Platform platform, Executor blocking) {
         this.settings = settings;
+        this.platform = platform;
         this.users = new LocalUsers();
-        this.lanes = new UserLanes(settings.lanes());
-        this.origins = new Origins(stores.origins(), System::nanoTime, settings.originsIdle());
-        String nodeId = stores.presence().nodeId();
-        this.relays = new Relays(stores.bus(), nodeId, wheel, settings.limits().relayTimeout(), this::storeUnanswered);
-        Router router = new Router(users, lanes, stores.inbox(), stores.presence(), relays, peers::get);
-        SchedulingSettings s = settings.scheduling();
-        this.scheduling = new Scheduling(stores.scheduled(), lanes, router, users, stores.presence(), stores.bus(), wheel,
-                clock, new Scheduling.Settings(s.maxDelay(), s.maxPerUser(), s.window(), s.scanInterval(),
-                        s.releaseGrace(), s.lease()),
-                settings.limits().maxTextLength(), peers::get, stores.accounts()::existing, meters);
-        this.receiver = new NodeReceiver(nodeId, users, lanes, stores.inbox(), stores.bus(), relays, scheduling::news);
+        Limits limits = settings.limits();
+        Cluster cluster = new Cluster(users, stores.presence(), stores.bus(), peers::get);
+        this.origins = new Origins(stores.origins(), platform.nanoTime(), settings.originsIdle());
+        Router router = new Router(cluster, platform.lanes(), stores.inbox(), platform.wheel(), limits.relayTimeout());
+        this.scheduling = new Scheduling(stores.scheduled(), stores.accounts()::existing, router, cluster, platform,
+                settings.scheduling(), limits.maxTextLength());
+        this.receiver = new NodeReceiver(cluster, platform.lanes(), stores.inbox(), router, scheduling::news);
         stores.bus().listen(receiver);
-        this.sendRate = new SendRate(settings.limits().messagesPerSecond(), settings.limits().messageBurst(),
-                System::nanoTime);
-        this.wheel = wheel;
-        this.service = new ChatService(stores.accounts(), users, lanes, stores.inbox(), stores.presence(), origins,
-                router, scheduling, settings.limits(), clock, blocking, settings.heartbeat(),
-                new ChatMetrics(meters, users), sendRate);
-        this.inbox = stores.inbox();
-        this.presence = stores.presence();
-        this.bus = stores.bus();
-        this.router = router;
-    }
-
-    /** A relay nobody answered in time: store the message for its recipient, and poke their sessions. */
-    private void storeUnanswered(Chat chat, Tracker tracker) {
-        String user = chat.getRecipient();
-        lanes.of(user).execute(() -> {
-            try {
-                inbox.store(user, List.of(chat));
-                tracker.stored();
-            } catch (RuntimeException e) {
-                log.error("Could not store unanswered relay {} for {}: {}", chat.getId(), user, e.toString());
-                tracker.failed(new Tracker.Failure(ErrorReply.Code.INTERNAL,
-                        "message not delivered: " + StoreFullException.describe(e) + "; send it again"));
-                return;
-            }
-            router.pokeHere(user);
-            try {
-                Set<String> nodes = presence.nodesOf(user);
-                for (String node : nodes) {
-                    if (!node.equals(presence.nodeId())) {
-                        bus.send(node, NodeMessage.newBuilder().setFromNode(presence.nodeId())
-                                .setPoke(NodeMessage.InboxPoke.newBuilder().setUser(user)).build());
-                    }
-                }
-            } catch (RuntimeException e) {
-                log.warn("Could not poke the nodes of {}: {}", user, e.toString());
-            }
-        });
+        this.sendRate = new SendRate(limits.messagesPerSecond(), limits.messageBurst(), platform.nanoTime());
+        ChatMetrics metrics = new ChatMetrics(platform.meters(), users, platform.nanoTime());
+        Sessions sessions = new Sessions(users, platform.lanes()::of, stores.inbox(), limits.session(), metrics.written());
+        Logins logins = new Logins(stores.accounts(), stores.presence(), origins, sessions, blocking, metrics,
+                new LoginTerms(settings.heartbeat(), limits.maxTextLength(), scheduling.maxDelay()));
+        this.service = new ChatService(logins, new Sends(router, sendRate, limits, metrics, platform.clock()), scheduling,
+                stores.presence(), blocking, platform.clock());
     }
 
     public ChatService service() {
@@ -166,7 +128,7 @@ public final class ChatCore implements AutoCloseable {
         }
         sendRate.forgetIdle();
         try {
-            wheel.schedule(Job.of("forget idle send rates", this::forgetIdleSendRates), SEND_RATE_SWEEP);
+            platform.wheel().schedule(Job.of("forget idle send rates", this::forgetIdleSendRates), SEND_RATE_SWEEP);
         } catch (RejectedExecutionException stopping) {
             // the wheel is stopping with the application: nothing left to forget
         }
@@ -186,7 +148,7 @@ public final class ChatCore implements AutoCloseable {
         closed = true;
         scheduling.close();
         receiver.close();
-        lanes.close(10_000);
+        platform.lanes().close(10_000);
         origins.close();
     }
 }

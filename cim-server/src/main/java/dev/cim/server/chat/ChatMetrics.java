@@ -1,5 +1,7 @@
 package dev.cim.server.chat;
 
+import dev.cim.server.chat.session.LocalUsers;
+import dev.cim.server.chat.session.WriteCounter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -7,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -15,23 +18,11 @@ import java.util.function.ToDoubleFunction;
  * login found waiting. Sessions count
  * what they write per flush, not per message, to keep the counters off the per-message path.
  */
-public final class ChatMetrics {
+final class ChatMetrics {
 
     /** Times one message from its arrival. */
     interface Timing {
         void done(boolean stored, boolean failed);
-    }
-
-    /** Counts the messages a session wrote to its client since it last said: live, or read from the inbox. */
-    interface Written {
-        /** For sessions whose writes nobody counts (tests). */
-        Written UNCOUNTED = (live, fromInbox) -> { };
-
-        void written(long live, long fromInbox);
-
-        /** The session read its inbox to the end for the first time: {@code messages} were waiting there. */
-        default void caughtUp(long messages) {
-        }
     }
 
     private final Counter loginsAccepted;
@@ -47,7 +38,13 @@ public final class ChatMetrics {
     private final Timer failed;
     private final DistributionSummary backlog;
 
-    public ChatMetrics(MeterRegistry registry, LocalUsers users) {
+    private final LongSupplier nanoTime;
+
+    /**
+     * @param nanoTime a monotonic clock, for the routing times
+     */
+    ChatMetrics(MeterRegistry registry, LocalUsers users, LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
         loginsAccepted = Counter.builder("cim.logins").tag("outcome", "accepted")
                 .description("logins accepted").register(registry);
         loginsCreated = Counter.builder("cim.logins").tag("outcome", "created")
@@ -113,8 +110,8 @@ public final class ChatMetrics {
     }
 
     /** What sessions report their writes to. */
-    Written written() {
-        return new Written() {
+    WriteCounter written() {
+        return new WriteCounter() {
             @Override
             public void written(long live, long fromInbox) {
                 if (live > 0) {
@@ -134,8 +131,8 @@ public final class ChatMetrics {
 
     /** Starts timing a message now. */
     Timing timer() {
-        long start = System.nanoTime();
+        long start = nanoTime.getAsLong();
         return (wasStored, wasFailed) -> (wasFailed ? failed : wasStored ? stored : delivered)
-                .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                .record(nanoTime.getAsLong() - start, TimeUnit.NANOSECONDS);
     }
 }

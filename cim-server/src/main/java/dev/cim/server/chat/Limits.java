@@ -1,5 +1,6 @@
 package dev.cim.server.chat;
 
+import dev.cim.server.chat.session.SessionLimits;
 import java.time.Duration;
 
 /**
@@ -24,10 +25,7 @@ public record Limits(int windowMessages, long windowBytes, int heldMessages, int
         Duration relayTimeout, int maxTextLength, int messagesPerSecond, int messageBurst) {
 
     public Limits {
-        positive(windowMessages, "window messages");
-        positive(windowBytes, "window bytes");
-        positive(heldMessages, "held messages");
-        positive(pageSize, "page size");
+        new SessionLimits(windowMessages, windowBytes, heldMessages, pageSize); // checks its own
         positive(pendingPerOrigin, "pending per origin");
         positive(maxTextLength, "max text length");
         positive(messagesPerSecond, "messages per second");
@@ -35,6 +33,11 @@ public record Limits(int windowMessages, long windowBytes, int heldMessages, int
         if (relayTimeout.isNegative() || relayTimeout.isZero()) {
             throw new IllegalArgumentException("relay timeout: " + relayTimeout + " (expected: > 0)");
         }
+    }
+
+    /** What one session may hold. */
+    public SessionLimits session() {
+        return new SessionLimits(windowMessages, windowBytes, heldMessages, pageSize);
     }
 
     private static void positive(long value, String name) {

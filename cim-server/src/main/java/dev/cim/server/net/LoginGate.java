@@ -3,7 +3,7 @@ package dev.cim.server.net;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.chat.ChatService;
-import dev.cim.server.chat.Session;
+import dev.cim.server.chat.ClientSession;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 
@@ -46,9 +46,9 @@ final class LoginGate extends SimpleChannelInboundHandler<Envelope> {
         ctx.channel().config().setAutoRead(false); // nothing more until the login is answered
         chat.login(connection, envelope.getLogin(), new ChatService.LoginListener() {
             @Override
-            public void loggedIn(Session session) {
+            public void loggedIn(ClientSession client) {
                 ctx.pipeline().fireUserEventTriggered(LoggedIn.INSTANCE);
-                ctx.pipeline().replace(LoginGate.this, SessionHandler.NAME, new SessionHandler(chat, session, connection));
+                ctx.pipeline().replace(LoginGate.this, SessionHandler.NAME, new SessionHandler(chat, client, connection));
                 ctx.channel().config().setAutoRead(true);
             }
 

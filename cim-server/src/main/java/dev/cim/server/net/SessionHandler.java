@@ -2,7 +2,7 @@ package dev.cim.server.net;
 
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.server.chat.ChatService;
-import dev.cim.server.chat.Session;
+import dev.cim.server.chat.ClientSession;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 
@@ -15,13 +15,13 @@ final class SessionHandler extends SimpleChannelInboundHandler<Envelope> {
     static final String NAME = "session";
 
     private final ChatService chat;
-    private final Session session;
+    private final ClientSession client;
     private final NettyConnection connection;
 
-    SessionHandler(ChatService chat, Session session, NettyConnection connection) {
+    SessionHandler(ChatService chat, ClientSession client, NettyConnection connection) {
         super(Envelope.class);
         this.chat = chat;
-        this.session = session;
+        this.client = client;
         this.connection = connection;
     }
 
@@ -34,18 +34,18 @@ final class SessionHandler extends SimpleChannelInboundHandler<Envelope> {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         if (!ctx.channel().isActive()) {
-            chat.closed(session); // closed before the login was answered
+            chat.closed(client); // closed before the login was answered
         }
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Envelope envelope) {
-        chat.received(session, envelope);
+        chat.received(client, envelope);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        chat.closed(session);
+        chat.closed(client);
         super.channelInactive(ctx);
     }
 }

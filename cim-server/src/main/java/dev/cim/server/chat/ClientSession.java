@@ -1,0 +1,31 @@
+package dev.cim.server.chat;
+
+import dev.cim.server.chat.origin.Origin;
+import dev.cim.server.chat.session.Session;
+
+/**
+ * A logged-in client as its transport holds it: the session on this connection, and the client
+ * origin it speaks for (which outlives the connection: a client that reconnects speaks for the same
+ * origin, and its requests are not routed twice). Opaque to transports, which hand it back with
+ * every frame ({@link ChatService#received}) and when the connection ends ({@link ChatService#closed}).
+ */
+public final class ClientSession {
+
+    final Session session;
+    final Origin origin;
+
+    ClientSession(Session session, Origin origin) {
+        this.session = session;
+        this.origin = origin;
+    }
+
+    /** The user logged in. */
+    public String user() {
+        return session.user();
+    }
+
+    @Override
+    public String toString() {
+        return session.toString();
+    }
+}

@@ -1,0 +1,117 @@
+package dev.cim.server.chat.origin;
+
+import dev.cim.server.chat.platform.Periodic;
+import dev.cim.server.chat.session.Session;
+import dev.cim.server.store.OriginStore;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client origins this node knows ({@link Origin}), and their watermarks written to the store
+ * behind the traffic: once a second, only those that moved, in one round trip. An origin nobody has
+ * used for a while is forgotten here (the store keeps its watermark).
+ */
+public final class Origins implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Origins.class);
+
+    private record Key(String user, long origin) {
+    }
+
+    private final OriginStore store;
+    private final LongSupplier nanoTime;
+    private final long idleNanos;
+    private final ConcurrentHashMap<Key, Origin> origins = new ConcurrentHashMap<>();
+    private Periodic writer;
+
+    /**
+     * @param idle how long an origin without a session or pending message stays in memory
+     */
+    public Origins(OriginStore store, LongSupplier nanoTime, Duration idle) {
+        this.store = store;
+        this.nanoTime = nanoTime;
+        this.idleNanos = idle.toNanos();
+    }
+
+    /** Starts writing watermarks every {@code interval}. */
+    public synchronized void start(Duration interval) {
+        if (writer == null) {
+            writer = new Periodic("cim-origins", this::flush, interval, interval);
+            writer.start();
+        }
+    }
+
+    /** Writes what moved, then stops. */
+    @Override
+    public synchronized void close() {
+        if (writer != null) {
+            writer.close();
+            writer = null;
+        }
+        flush();
+    }
+
+    /**
+     * The origin {@code origin} of {@code user}, loaded from the store if this node does not know it.
+     * Blocks on the store: call it off the I/O threads.
+     */
+    public Origin get(String user, long origin) {
+        Key key = new Key(user, origin);
+        Origin known = origins.get(key);
+        if (known != null) {
+            return known;
+        }
+        long watermark = store.watermark(user, origin);
+        return origins.computeIfAbsent(key, k -> new Origin(user, origin, watermark, nanoTime.getAsLong()));
+    }
+
+    /**
+     * {@code session} speaks for {@code origin} from now on.
+     *
+     * @return the session that did before, still open as far as this node knows, or null
+     */
+    public Session attach(Origin origin, Session session) {
+        return origin.attach(session, nanoTime.getAsLong());
+    }
+
+    /** {@code session} closed: it no longer speaks for {@code origin}, if it did. */
+    public void detach(Origin origin, Session session) {
+        origin.detach(session, nanoTime.getAsLong());
+    }
+
+    /** Writes the watermarks that moved, and forgets idle origins; a failure is logged and retried next time. */
+    void flush() {
+        long now = nanoTime.getAsLong();
+        Map<String, Map<Long, Long>> moved = new HashMap<>();
+        Map<Origin, Long> written = new HashMap<>();
+        for (Origin origin : origins.values()) {
+            long watermark = origin.watermarkToPersist();
+            if (watermark >= 0) {
+                moved.computeIfAbsent(origin.user(), u -> new HashMap<>()).put(origin.id(), watermark);
+                written.put(origin, watermark);
+            }
+            if (origin.isIdle(now, idleNanos) && watermark < 0) {
+                origins.remove(new Key(origin.user(), origin.id()), origin);
+            }
+        }
+        if (moved.isEmpty()) {
+            return;
+        }
+        try {
+            store.save(moved);
+            written.forEach(Origin::persisted);
+        } catch (RuntimeException e) {
+            log.warn("Could not write the watermarks of {} users: {}", moved.size(), e.toString());
+        }
+    }
+
+    /** Origins known to this node. */
+    public int size() {
+        return origins.size();
+    }
+}

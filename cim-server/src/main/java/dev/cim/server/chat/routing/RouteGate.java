@@ -1,0 +1,36 @@
+package dev.cim.server.chat.routing;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Keeps one source's messages to one recipient in order when some of them take the slow way. A
+ * message whose recipient has no session here goes to the recipient's lane (to be stored, or relayed
+ * to the node that has them); if the recipient logs in here meanwhile, the source's next message
+ * would find the session at once and overtake it. So while a source has messages on a recipient's
+ * lane, its later messages to that recipient take the lane too, and the lane hands them to the
+ * session in turn.
+ *
+ * <p>One per source: a client origin (not a session: a client that reconnects while its old
+ * connection's messages are still on a lane must queue behind them, whether or not this node has
+ * seen the old connection end), the node bus, the scheduled-message firer. A source routes from one
+ * thread at a time ({@link #enter} and {@link #mustQueue}); {@link #leave} is called on the lane.
+ */
+public final class RouteGate {
+
+    private final ConcurrentHashMap<String, Integer> queued = new ConcurrentHashMap<>();
+
+    /** True when messages of this source to {@code recipient} are on its lane: later ones must follow. */
+    public boolean mustQueue(String recipient) {
+        return !queued.isEmpty() && queued.containsKey(recipient);
+    }
+
+    /** A message of this source goes to {@code recipient}'s lane. */
+    public void enter(String recipient) {
+        queued.merge(recipient, 1, Integer::sum);
+    }
+
+    /** A message of this source to {@code recipient} left its lane. */
+    public void leave(String recipient) {
+        queued.computeIfPresent(recipient, (r, n) -> n == 1 ? null : n - 1);
+    }
+}

@@ -1,0 +1,109 @@
+package dev.cim.server.chat.schedule;
+
+import dev.cim.common.protocol.ChatRules;
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.ScheduledChange;
+import dev.cim.server.chat.platform.LaneBatches;
+import dev.cim.server.chat.platform.UserLanes;
+import dev.cim.server.chat.session.Replies;
+import dev.cim.server.chat.session.Session;
+import dev.cim.server.store.ScheduledStore;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Registers scheduled messages durably, in batches per lane: a lane registers every draft queued
+ * since its last round trip at once, so thousands of registrations a second cost a round trip per
+ * batch, not each. Drafts to users without an account are refused first (they would fail only at
+ * their time, perhaps months later); the rest are registered, held if due within the window, and
+ * answered, every other terminal of the user told.
+ */
+final class Registrations {
+
+    /** A schedule request to answer once its message is registered. */
+    private record Registering(Session session, long requestId, Scheduled draft) {
+    }
+
+    private final ScheduledStore store;
+    private final KnownUsers accounts;
+    private final ServerTimers timers;
+    private final ScheduleNews news;
+    private final int maxPerUser;
+    private final LaneBatches<Registering> batches;
+
+    Registrations(ScheduledStore store, KnownUsers accounts, UserLanes lanes, ServerTimers timers, ScheduleNews news,
+            int maxPerUser) {
+        this.store = store;
+        this.accounts = accounts;
+        this.timers = timers;
+        this.news = news;
+        this.maxPerUser = maxPerUser;
+        this.batches = new LaneBatches<>(lanes, this::registerAll);
+    }
+
+    /** Registers {@code draft} (checked already) for {@code session}'s user, and answers request {@code requestId}. */
+    void add(Session session, long requestId, Scheduled draft) {
+        batches.add(session.user(), new Registering(session, requestId, draft));
+    }
+
+    /** On a lane: refuses the drafts to users without an account, registers the rest in one round trip, answers each. */
+    private void registerAll(List<Registering> batch) {
+        Replies replies = new Replies();
+        List<Registering> registering = new ArrayList<>(batch.size());
+        List<ScheduledStore.Draft> drafts = new ArrayList<>(batch.size());
+        List<ScheduledStore.Registration> results;
+        try {
+            Set<String> recipients = new HashSet<>();
+            for (Registering r : batch) {
+                String to = r.draft().getRecipient();
+                if (!ChatRules.EVERYONE.equals(to) && !to.equals(r.session().user())) {
+                    recipients.add(to);
+                }
+            }
+            Set<String> unknown = recipients.isEmpty() ? Set.of() : accounts.withoutAccount(recipients);
+            for (Registering r : batch) {
+                String to = r.draft().getRecipient();
+                if (unknown.contains(to)) {
+                    replies.add(r.session(), Envelopes.error(r.requestId(), ErrorReply.Code.UNKNOWN_USER,
+                            "not scheduled: no user named " + to, false));
+                } else {
+                    registering.add(r);
+                    drafts.add(new ScheduledStore.Draft(r.session().user(), r.draft()));
+                }
+            }
+            results = drafts.isEmpty() ? List.of() : store.registerAll(drafts, maxPerUser);
+        } catch (RuntimeException e) {
+            batch.forEach(r -> Reply.failed(r.session(), r.requestId(), e));
+            return;
+        }
+        for (int i = 0; i < registering.size(); i++) {
+            registered(replies, registering.get(i).session(), registering.get(i).requestId(), results.get(i));
+        }
+        replies.send();
+    }
+
+    private void registered(Replies replies, Session session, long id, ScheduledStore.Registration registration) {
+        if (registration instanceof ScheduledStore.Registration.Failed failure) {
+            Reply.failed(session, id, failure.cause());
+            return;
+        }
+        if (registration instanceof ScheduledStore.Registration.TooMany tooMany) {
+            replies.add(session, Envelopes.error(id, ErrorReply.Code.TOO_MANY_SCHEDULED, "not scheduled: you have "
+                    + tooMany.limit() + " scheduled messages, the most the server keeps for one user "
+                    + "(cim.server.delays.max-per-user); cancel some first", false));
+            return;
+        }
+        Scheduled message = registration instanceof ScheduledStore.Registration.Created created
+                ? created.message() : ((ScheduledStore.Registration.Existing) registration).message();
+        timers.hold(session.user(), message);
+        if (registration instanceof ScheduledStore.Registration.Created) {
+            news.changed(replies, session, id, ScheduledChange.Kind.SCHEDULED, message);
+        } else {
+            replies.add(session, Envelopes.scheduledChange(id, ScheduledChange.Kind.SCHEDULED, message));
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.cim.server.chat.schedule;
+
+import java.time.Duration;
+
+/**
+ * How a node holds and sends scheduled messages.
+ *
+ * @param maxDelay     the longest delay accepted
+ * @param maxPerUser   the most scheduled messages one user may have
+ * @param window       how far ahead the server holds jobs on its wheel (later ones wait in the store only)
+ * @param scanInterval how often the store is read for messages coming into the window
+ * @param releaseGrace how long the server waits, once a message is due, for its online sender's client
+ *                     to release it
+ * @param lease        how long a claim lasts before another node may send the message
+ */
+public record ScheduleSettings(Duration maxDelay, int maxPerUser, Duration window, Duration scanInterval,
+        Duration releaseGrace, Duration lease) {
+
+    public ScheduleSettings {
+        positive(maxDelay, "max delay");
+        positive(window, "window");
+        positive(scanInterval, "scan interval");
+        positive(lease, "lease");
+        if (releaseGrace.isNegative()) {
+            throw new IllegalArgumentException("release grace: " + releaseGrace + " (expected: >= 0)");
+        }
+        if (maxPerUser < 1) {
+            throw new IllegalArgumentException("max per user: " + maxPerUser + " (expected: >= 1)");
+        }
+    }
+
+    private static void positive(Duration value, String name) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
+        }
+    }
+}

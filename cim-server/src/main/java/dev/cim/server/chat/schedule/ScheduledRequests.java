@@ -1,0 +1,15 @@
+package dev.cim.server.chat.schedule;
+
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.server.chat.session.Session;
+import java.time.Duration;
+
+/** Serves the requests about scheduled messages (schedule, edit, cancel, list, release). */
+public interface ScheduledRequests {
+
+    /** Answers {@code request}, a Schedule, Edit, Cancel, Release or ListScheduled of {@code session}. */
+    void handle(Session session, Envelope request);
+
+    /** The longest delay accepted. */
+    Duration maxDelay();
+}

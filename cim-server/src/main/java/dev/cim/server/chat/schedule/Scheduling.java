@@ -1,0 +1,171 @@
+package dev.cim.server.chat.schedule;
+
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.MessageIds;
+import dev.cim.common.protocol.UserNames;
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.NodeMessage;
+import dev.cim.common.protocol.proto.Schedule;
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.server.chat.platform.Periodic;
+import dev.cim.server.chat.platform.Platform;
+import dev.cim.server.chat.routing.Cluster;
+import dev.cim.server.chat.routing.Router;
+import dev.cim.server.chat.session.Session;
+import dev.cim.server.store.ScheduledStore;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Scheduled messages, held by the server: registered durably when a client schedules one, listed,
+ * edited and cancelled from any terminal of the user (every other terminal is told), and sent once
+ * at their time, by the sender's client or by the server.
+ *
+ * <h3>Two timers, one send</h3>
+ * Every scheduled message has two timers that may send it, and a claim in the store that lets only
+ * the first do so:
+ * <ul>
+ *   <li><b>The sender's.</b> The sender's client holds a job on its own delay wheel for each of its
+ *       user's messages due within its near window, and asks the server to release the message when
+ *       the job fires ({@code Release}; {@link Claims#released}). This is the precise one: the
+ *       client's clock, a wheel tick and a round trip.</li>
+ *   <li><b>The server's.</b> The node holds a job on its own wheel for each message due within its
+ *       window ({@link ServerTimers}); later ones wait in the store and are loaded as the window
+ *       reaches them, by a scan every {@code scanInterval}, at start-up too ({@link ScheduleScan}).
+ *       When the server's job fires and the sender has a session somewhere, the sender's client is
+ *       given {@code releaseGrace} to do it first; else, or after the grace, the server sends it
+ *       ({@link Claims#due}). So a message goes out even when no client of its sender runs.</li>
+ * </ul>
+ * Whoever comes first claims the message in the store, in one atomic step, for a lease; the other
+ * finds it gone. With several nodes, each holds the near-term messages and the claim picks one. A
+ * node that claims a message and dies before it is sent leaves a claim whose lease runs out; the
+ * next scan makes it claimable again, and it is sent (the recipient's client drops it if it had
+ * shown it already). A claimed message is routed like any other ({@link Firing}), then forgotten
+ * and told to the user's terminals as sent or failed ({@link Finishing}). The sequence is drawn in
+ * {@code docs/architecture.md}.
+ *
+ * <h3>Rate and memory</h3>
+ * Registrations, claims and the forgetting of sent messages are batched per lane: a lane sends every
+ * one queued since its last round trip at once, so a burst of messages due together, or thousands
+ * of registrations a second, cost a round trip per batch. Only messages due within the window are
+ * on the wheel, so the heap does not grow with how far ahead messages are scheduled.
+ *
+ * <h3>Parts</h3>
+ * {@link ScheduleChecks} checks requests, {@link Registrations} registers them, {@link Changes}
+ * lists, edits and cancels, {@link ServerTimers} and {@link ScheduleScan} are the server's timer,
+ * {@link Claims}, {@link Firing} and {@link Finishing} send, {@link ScheduleNews} tells the user's
+ * terminals. This class assembles them, serves the requests, and owns the scan's thread.
+ */
+public final class Scheduling implements ScheduledRequests, AutoCloseable {
+
+    /** Recipients remembered as having an account (about 100 bytes each). */
+    private static final int KNOWN_USERS = 100_000;
+
+    private final ScheduleSettings settings;
+    private final ScheduleChecks checks;
+    private final ServerTimers timers;
+    private final ScheduleNews news;
+    private final Registrations registrations;
+    private final Changes changes;
+    private final Claims claims;
+    private final Firing firing;
+    private final ScheduleScan scan;
+    private final Periodic scanner;
+    /** Held by this object so that the gauges it registered stay alive as long as it does. */
+    private final ScheduleMetrics metrics;
+
+    /**
+     * @param accountsExisting those of the names given that have an account, in one round trip
+     * @param maxTextLength    the most characters in a message's text
+     */
+    public Scheduling(ScheduledStore store, Function<Collection<String>, Set<String>> accountsExisting, Router router,
+            Cluster cluster, Platform platform, ScheduleSettings settings, int maxTextLength) {
+        this.settings = settings;
+        this.checks = new ScheduleChecks(platform.clock(), settings.maxDelay(), maxTextLength);
+        this.news = new ScheduleNews(cluster);
+        // The timers tell the claims (through this::due, called only once a job fires), which hold
+        // messages on the timers.
+        this.timers = new ServerTimers(platform.wheel(), platform.clock(), settings, cluster, this::due);
+        this.scan = new ScheduleScan(store, platform.clock(), settings, timers::hold);
+        this.metrics = new ScheduleMetrics(platform.meters(), timers::size, scan::stored);
+        this.registrations = new Registrations(store, new KnownUsers(accountsExisting, KNOWN_USERS), platform.lanes(),
+                timers, news, settings.maxPerUser());
+        this.changes = new Changes(store, platform.lanes(), timers, news);
+        this.firing = new Firing(router, platform.clock(), metrics,
+                new Finishing(store, platform.lanes(), news, settings.lease()));
+        this.claims = new Claims(store, platform.lanes(), platform.clock(), settings.lease(), timers, firing, scan::rescan);
+        this.scanner = new Periodic("cim-scheduled-scan", scan::scan, Duration.ZERO, settings.scanInterval());
+    }
+
+    @Override
+    public Duration maxDelay() {
+        return settings.maxDelay();
+    }
+
+    /** Loads what is due within the window, and keeps doing so every scan interval. */
+    public void start() {
+        scanner.start();
+    }
+
+    /** Stops the scan, lets the server's jobs go, and lets the firer finish what it holds. */
+    @Override
+    public void close() {
+        scanner.close();
+        timers.close();
+        firing.close();
+    }
+
+    @Override
+    public void handle(Session session, Envelope request) {
+        long id = request.getRequestId();
+        switch (request.getKindCase()) {
+            case SCHEDULE -> schedule(session, id, request.getSchedule());
+            case EDIT -> {
+                Optional<String> problem = checks.problem(request.getEdit());
+                if (problem.isPresent()) {
+                    Reply.to(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not changed: " + problem.get(),
+                            false));
+                } else {
+                    changes.edit(session, id, request.getEdit());
+                }
+            }
+            case CANCEL -> changes.cancel(session, id, request.getCancel().getId());
+            case LIST_SCHEDULED -> changes.list(session, id, request.getListScheduled().getDueBeforeMillis());
+            case RELEASE -> claims.released(session, id, request.getRelease().getId());
+            default -> throw new IllegalArgumentException("not a scheduled-message request: " + request.getKindCase());
+        }
+    }
+
+    private void schedule(Session session, long id, Schedule schedule) {
+        if (id <= 0) {
+            Reply.to(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST,
+                    "a schedule request needs a request id above 0 (its sequence number)", false));
+            return;
+        }
+        Optional<String> problem = checks.problem(schedule);
+        if (problem.isPresent()) {
+            Reply.to(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not scheduled: " + problem.get(), false));
+            return;
+        }
+        registrations.add(session, id, Scheduled.newBuilder()
+                .setId(MessageIds.of(session.origin(), id))
+                .setRecipient(UserNames.canonical(schedule.getRecipient()))
+                .setText(schedule.getText())
+                .setDueAtMillis(schedule.getDueAtMillis())
+                .setRequestedMillis(Math.max(0, schedule.getRequestedMillis()))
+                .build());
+    }
+
+    /** News from another node about a user's scheduled messages, for this node's sessions of the user. */
+    public void news(NodeMessage.UserNews news) {
+        this.news.fromOtherNode(news);
+    }
+
+    private void due(String user, String id) {
+        claims.due(user, id);
+    }
+}

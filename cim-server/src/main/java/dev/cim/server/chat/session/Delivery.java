@@ -1,0 +1,35 @@
+package dev.cim.server.chat.session;
+
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.protocol.proto.Envelope;
+
+/**
+ * A chat on its way to a session: the envelope, built once for every session it goes to, and the
+ * tracker that counts it toward the sender's receipt ({@code null} for copies that count for
+ * nothing, such as the sender's own other terminals, or messages replayed from the inbox).
+ *
+ * @param envelope the Delivery envelope written to the session
+ * @param tracker  told when the session acknowledged it or it was stored, or null
+ * @param bytes    the envelope's serialized size, measured once when it is built (while the message
+ *                 is in the cache) for the sessions' window accounting
+ */
+public record Delivery(Envelope envelope, Tracker tracker, int bytes) {
+
+    public static Delivery of(Chat chat, Tracker tracker) {
+        return of(Envelopes.delivery(chat), tracker);
+    }
+
+    public static Delivery of(Envelope envelope, Tracker tracker) {
+        return new Delivery(envelope, tracker, envelope.getSerializedSize());
+    }
+
+    /** The same envelope, counting for nothing. */
+    public Delivery copy() {
+        return tracker == null ? this : new Delivery(envelope, null, bytes);
+    }
+
+    public Chat chat() {
+        return envelope.getDelivery().getChat();
+    }
+}

@@ -1,0 +1,140 @@
+package dev.cim.server.chat.session;
+
+import com.google.protobuf.ByteString;
+
+/**
+ * Counts the parts of one message's delivery toward its receipt: each recipient session on this node
+ * is a part (done when the session acknowledges it, or when it is stored because the session closed
+ * first), and so is each other node it was relayed to (done when that node says its sessions are
+ * done), or the inbox it was stored in. When the last part is done, the outcome goes to
+ * {@link Outcome#done}: to the sender's session as a receipt, or to whatever released a scheduled
+ * message.
+ *
+ * <p>Parts are done on many threads (the recipients' I/O threads, storage threads, the node bus),
+ * so the count is guarded; each part is done exactly once by its owner.
+ */
+public final class Tracker {
+
+    /** Where the outcome of a tracked message goes. */
+    public interface Outcome {
+        /**
+         * @param sessions how many sessions acknowledged it
+         * @param stored   true when some part of it went to an inbox
+         * @param failure  why the message could not be delivered or stored, or null
+         */
+        void done(Tracker tracker, int sessions, boolean stored, Failure failure);
+    }
+
+    /**
+     * Why a message reached nobody.
+     *
+     * @param code   the error code for the sender
+     * @param reason one line for the sender
+     */
+    public record Failure(dev.cim.common.protocol.proto.ErrorReply.Code code, String reason) {
+    }
+
+    private final Outcome outcome;
+    private final long sequence;
+    private final ByteString messageId;
+    private final String recipient;
+    private int parts;
+    private int sessions;
+    private boolean stored;
+    private Failure failure;
+    private boolean sealed;
+    private boolean finished;
+
+    /**
+     * @param sequence  the sender's sequence number for the message (its request id)
+     * @param messageId the message's id, in the UTF-8 bytes its receipt carries
+     * @param recipient a user name or "everyone"
+     */
+    public Tracker(long sequence, ByteString messageId, String recipient, Outcome outcome) {
+        this.sequence = sequence;
+        this.messageId = messageId;
+        this.recipient = recipient;
+        this.outcome = outcome;
+    }
+
+    public long sequence() {
+        return sequence;
+    }
+
+    public ByteString messageId() {
+        return messageId;
+    }
+
+    public String recipient() {
+        return recipient;
+    }
+
+    /**
+     * One more part to wait for: before {@link #seal()}, or after it by the owner of a part not yet
+     * done (which keeps the outcome from coming meanwhile).
+     */
+    public synchronized void expect() {
+        if (finished) {
+            throw new IllegalStateException("tracker of " + messageId.toStringUtf8() + " has finished (expected: expect() while a part is open)");
+        }
+        parts++;
+    }
+
+    /** No more parts will be added: the outcome comes once those added are done (at once if none). */
+    public void seal() {
+        boolean now;
+        synchronized (this) {
+            sealed = true;
+            now = parts == 0 && !finished;
+            finished |= now;
+        }
+        if (now) {
+            outcome.done(this, sessions, stored, failure);
+        }
+    }
+
+    /** A session acknowledged it. */
+    public void delivered() {
+        done(1, false, null);
+    }
+
+    /** A part was stored in an inbox (its session closed first, or the recipient was offline). */
+    public void stored() {
+        done(0, true, null);
+    }
+
+    /** Another node finished its part: {@code sessions} acknowledged, and some of it was stored. */
+    public void remote(int acknowledged, boolean someStored) {
+        done(acknowledged, someStored, null);
+    }
+
+    /** A part could not be delivered or stored. */
+    public void failed(Failure why) {
+        done(0, false, why);
+    }
+
+    /** A part reached nobody and needs nothing more (a relay to a node where nobody was). */
+    public void nobody() {
+        done(0, false, null);
+    }
+
+    private void done(int acknowledged, boolean wasStored, Failure why) {
+        boolean now;
+        synchronized (this) {
+            if (parts <= 0) {
+                throw new IllegalStateException("tracker of " + messageId.toStringUtf8() + ": a part done twice (parts " + parts + ")");
+            }
+            parts--;
+            sessions += acknowledged;
+            stored |= wasStored;
+            if (why != null && failure == null) {
+                failure = why;
+            }
+            now = sealed && parts == 0 && !finished;
+            finished |= now;
+        }
+        if (now) {
+            outcome.done(this, sessions, stored, failure);
+        }
+    }
+}

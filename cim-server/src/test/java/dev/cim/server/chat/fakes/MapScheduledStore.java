@@ -1,0 +1,117 @@
+package dev.cim.server.chat.fakes;
+
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.server.chat.schedule.Scheduling;
+import dev.cim.server.store.ScheduledStore;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Scheduled messages in maps, one bucket, for what {@link Scheduling} does with them: claims, scans,
+ * leases, as the Redis store keeps them (a claimed message stays due; an ended lease is forgotten). The next {@link #failClaims} batches of claims fail, as when Redis does not answer.
+ */
+public final class MapScheduledStore implements ScheduledStore {
+
+    public final AtomicInteger failClaims = new AtomicInteger();
+    /** The messages claimed, in order. */
+    public final List<Ref> claimed = new CopyOnWriteArrayList<>();
+    private final Map<Ref, Scheduled> bodies = new HashMap<>();
+    private final Map<Ref, Long> due = new HashMap<>();
+    private final Map<Ref, Long> leases = new HashMap<>();
+
+    public synchronized void put(String user, Scheduled message) {
+        Ref ref = new Ref(user, message.getId());
+        bodies.put(ref, message);
+        due.put(ref, message.getDueAtMillis());
+    }
+
+    @Override
+    public int buckets() {
+        return 1;
+    }
+
+    @Override
+    public List<Registration> registerAll(List<Draft> drafts, int maxPerUser) {
+        throw new UnsupportedOperationException("not used by these tests");
+    }
+
+    @Override
+    public List<Scheduled> list(String user) {
+        throw new UnsupportedOperationException("not used by these tests");
+    }
+
+    @Override
+    public Optional<Scheduled> edit(String user, String id, String text, long dueAtMillis, long requestedMillis) {
+        throw new UnsupportedOperationException("not used by these tests");
+    }
+
+    @Override
+    public Optional<Scheduled> cancel(String user, String id) {
+        throw new UnsupportedOperationException("not used by these tests");
+    }
+
+    @Override
+    public synchronized List<Claim> claimAll(List<Ref> messages, long nowMillis, long leaseUntilMillis) {
+        if (failClaims.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new IllegalStateException("the store did not answer");
+        }
+        List<Claim> claims = new ArrayList<>();
+        for (Ref ref : messages) {
+            Long dueAt = due.get(ref);
+            Long lease = leases.get(ref);
+            if (dueAt == null || (lease != null && lease > nowMillis)) {
+                claims.add(new Claim.Gone());
+            } else if (dueAt > nowMillis) {
+                claims.add(new Claim.NotDue(bodies.get(ref)));
+            } else {
+                leases.put(ref, leaseUntilMillis);
+                claimed.add(ref);
+                claims.add(new Claim.Claimed(bodies.get(ref)));
+            }
+        }
+        return claims;
+    }
+
+    @Override
+    public synchronized Scan scanAll(long nowMillis, long afterMillis, long untilMillis, long overdueUntilMillis,
+            int limit) {
+        List<Ref> expired = leases.entrySet().stream().filter(e -> e.getValue() <= nowMillis).map(Map.Entry::getKey).toList();
+        expired.forEach(leases::remove);
+        List<Entry> entries = new ArrayList<>(due(afterMillis, untilMillis, limit));
+        if (overdueUntilMillis != Long.MIN_VALUE) {
+            entries.addAll(due(Long.MIN_VALUE, overdueUntilMillis, limit));
+        }
+        return new Scan(expired.size(), entries, bodies.size());
+    }
+
+    private List<Entry> due(long afterMillis, long untilMillis, int limit) {
+        return due.entrySet().stream()
+                .filter(e -> (afterMillis == Long.MIN_VALUE || e.getValue() > afterMillis) && e.getValue() <= untilMillis)
+                .sorted(Map.Entry.comparingByValue(Comparator.naturalOrder()))
+                .limit(limit)
+                .filter(e -> !leases.containsKey(e.getKey())) // as Redis: the limit counts the claimed
+                .map(e -> new Entry(e.getKey().user(), bodies.get(e.getKey())))
+                .toList();
+    }
+
+    @Override
+    public synchronized int doneAll(List<Ref> messages) {
+        messages.forEach(ref -> {
+            leases.remove(ref);
+            due.remove(ref);
+            bodies.remove(ref);
+        });
+        return 0;
+    }
+
+    @Override
+    public synchronized long count() {
+        return bodies.size();
+    }
+}

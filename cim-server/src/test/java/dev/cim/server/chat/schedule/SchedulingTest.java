@@ -1,0 +1,167 @@
+package dev.cim.server.chat.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.ScheduledChange;
+import dev.cim.common.wheel.DelayScheduler;
+import dev.cim.server.chat.fakes.FakeConnection;
+import dev.cim.server.chat.fakes.ListInbox;
+import dev.cim.server.chat.fakes.MapPresence;
+import dev.cim.server.chat.fakes.MapScheduledStore;
+import dev.cim.server.chat.fakes.RecordingBus;
+import dev.cim.server.chat.platform.Platform;
+import dev.cim.server.chat.platform.UserLanes;
+import dev.cim.server.chat.routing.Cluster;
+import dev.cim.server.chat.routing.Router;
+import dev.cim.server.chat.session.LocalUsers;
+import dev.cim.server.chat.session.Session;
+import dev.cim.server.chat.session.SessionLimits;
+import dev.cim.server.chat.session.Sessions;
+import dev.cim.server.chat.session.WriteCounter;
+import dev.cim.server.store.ScheduledStore;
+import dev.cim.server.support.MutableClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server's side of scheduled messages, on one node whose clock stands still: the store is a
+ * fake in memory (claims can be made to fail); the lanes, the wheel and the router are real.
+ */
+class SchedulingTest {
+
+    private static final Duration LEASE = Duration.ofSeconds(60);
+
+    private final MutableClock clock = new MutableClock();
+    private final MapScheduledStore store = new MapScheduledStore();
+    private final ListInbox inbox = new ListInbox();
+    private final LocalUsers users = new LocalUsers();
+    private final UserLanes lanes = new UserLanes(1);
+    private final DelayScheduler wheel = DelayScheduler.builder().tick(Duration.ofMillis(10)).build();
+    private final MapPresence presence = new MapPresence("here", Map.of(), Map.of("here", "127.0.0.1:1"));
+    private final RecordingBus bus = new RecordingBus();
+    private final Cluster cluster = new Cluster(users, presence, bus, () -> 0);
+    private final Router router = new Router(cluster, lanes, inbox, wheel, Duration.ofSeconds(1));
+    private final Scheduling scheduling = new Scheduling(store, users -> Set.copyOf(users), router, cluster,
+            new Platform(lanes, wheel, clock, System::nanoTime, new SimpleMeterRegistry()),
+            new ScheduleSettings(Duration.ofDays(400), 1000, Duration.ofHours(1), Duration.ofMillis(50),
+                    Duration.ofSeconds(2), LEASE),
+            4000);
+    private final Sessions sessions = new Sessions(users, lanes::of, inbox, new SessionLimits(100, 1 << 20, 100, 10),
+            WriteCounter.UNCOUNTED);
+
+    @AfterEach
+    void stop() {
+        scheduling.close();
+        wheel.stopNow();
+        lanes.close(1_000);
+    }
+
+    @Test
+    void dueMessageOfAnOfflineSender_isClaimedAndRouted_once() {
+        store.put("alice", message("m1", "hello", clock.millis() - 1));
+
+        scheduling.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("hello"));
+        assertThat(store.claimed).containsExactly(new ScheduledStore.Ref("alice", "m1"));
+    }
+
+    @Test
+    void messageWhoseClaimFailed_isClaimedAgainAtTheNextScan_notALeaseLater() {
+        // The store does not answer when the message comes due; it answers again at once after.
+        // The scans read only what entered the window since the last one, so without a rescan the
+        // message would wait for the lease to pass over it: a minute late, here never (the clock
+        // stands still).
+        store.failClaims.set(1);
+        store.put("alice", message("m1", "hello", clock.millis() - 1));
+
+        scheduling.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("hello"));
+        assertThat(store.claimed).containsExactly(new ScheduledStore.Ref("alice", "m1"));
+        assertThat(inbox.texts()).containsExactly("hello");
+    }
+
+    @Test
+    void dueMessageThatCannotBeSent_isToldToTheSendersTerminalsAsFailed_notAsSent() throws Exception {
+        inbox.full.add("bob");
+        ExecutorService alicesThread = Executors.newSingleThreadExecutor();
+        try {
+            FakeConnection terminal = new FakeConnection(alicesThread);
+            online("alice", terminal);
+            store.put("alice", message("m1", "hello", clock.millis() - 1));
+
+            scheduling.start(); // alice's client releases nothing: the server sends it after the grace
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> terminal.written.stream()
+                    .anyMatch(e -> e.hasScheduledChange() && e.getScheduledChange().getKind() == ScheduledChange.Kind.FAILED));
+            ScheduledChange told = terminal.written.stream().filter(Envelope::hasScheduledChange)
+                    .map(Envelope::getScheduledChange).toList().get(0);
+            assertThat(told.getReason()).isEqualTo("the inbox of bob is full");
+            assertThat(told.getMessage().getId()).isEqualTo("m1");
+            assertThat(terminal.written).filteredOn(Envelope::hasScheduledChange).hasSize(1);
+            assertThat(inbox.texts()).isEmpty();
+        } finally {
+            alicesThread.shutdownNow();
+        }
+    }
+
+    @Test
+    void dueMessageThatTheStoreFailedToTake_isNeitherForgottenNorToldFailed_andIsSentOnceItsLeaseRunsOut() {
+        inbox.failStores.set(1);
+        store.put("alice", message("m1", "hello", clock.millis() - 1));
+
+        scheduling.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.claimed.size() == 1);
+        assertThat(inbox.texts()).isEmpty();
+
+        clock.advance(LEASE.plusSeconds(1)); // its claim runs out: a scan takes it again
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("hello"));
+        assertThat(store.claimed).hasSize(2);
+        assertThat(inbox.texts()).containsExactly("hello");
+    }
+
+    @Test
+    void releaseThatTheStoreFailedToTake_isAnsweredNotSentYet_andNothingIsToldFailed() throws Exception {
+        inbox.failStores.set(1);
+        store.put("alice", message("m1", "hello", clock.millis() - 1));
+        ExecutorService alicesThread = Executors.newSingleThreadExecutor();
+        try {
+            FakeConnection terminal = new FakeConnection(alicesThread);
+            Session alice = online("alice", terminal);
+
+            alicesThread.submit(() -> scheduling.handle(alice, Envelopes.release(5, "m1"))).get();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> terminal.written.stream()
+                    .anyMatch(e -> e.getRequestId() == 5 && e.hasError()));
+            Envelope answer = terminal.written.stream().filter(e -> e.getRequestId() == 5).findFirst().orElseThrow();
+            assertThat(answer.getError().getMessage()).startsWith("not sent yet: ").endsWith("; the server sends it later");
+            assertThat(terminal.written).noneMatch(Envelope::hasScheduledChange);
+            assertThat(inbox.texts()).isEmpty();
+        } finally {
+            alicesThread.shutdownNow();
+        }
+    }
+
+    /** A session of {@code user} in the registry, on {@code terminal}. */
+    private Session online(String user, FakeConnection terminal) {
+        Session session = sessions.open(user, 1, terminal, s -> { });
+        users.add(session);
+        return session;
+    }
+
+    private Scheduled message(String id, String text, long dueAtMillis) {
+        return Scheduled.newBuilder().setId(id).setNumber(1).setRecipient("bob").setText(text)
+                .setDueAtMillis(dueAtMillis).setRequestedMillis(1000).build();
+    }
+}
