@@ -3,21 +3,18 @@
  *
  * <h3>Parts</h3>
  * <ul>
- *   <li>{@code net}: {@code CimServer} (Netty bootstrap, a {@code SmartLifecycle}),
+ *   <li>{@code net}: the transport. {@code CimServer} (Netty bootstrap, a {@code SmartLifecycle}),
  *       {@code CimServerInitializer} (the pipeline), and one handler per concern: TLS (with
- *       {@code ServerTls}, the context built once at start), login, heartbeat/idle, chat, protocol
- *       errors. Handlers that block run on a separate executor group, never on the I/O threads.</li>
- *   <li>{@code account}: login with first-login account creation; BCrypt hashes in Redis.</li>
- *   <li>{@code session}: the local registry of logged-in sessions (routing between users of one
- *       node never touches Redis) and the manager that mirrors it into presence.</li>
- *   <li>{@code presence}: who is online on which node, in Redis keys with a TTL that each live node
- *       refreshes; a dead node's users drop out within the TTL.</li>
- *   <li>{@code routing}: stamping and checking messages, the routing rules, offline inboxes, and
- *       relaying to other nodes over Redis pub/sub.</li>
- *   <li>{@code redis}: the embedded Redis process and how it is locked down (a generated password,
- *       no {@code CONFIG}/{@code DEBUG}/{@code MODULE}, {@code maxmemory} with {@code noeviction}),
- *       the key layout ({@code RedisKeys}), a full Redis reported as {@code StoreFullException},
- *       and the start-up failure analysis.</li>
+ *       {@code ServerTls}, the context built once at start), the address and login gates, the read
+ *       deadline, the session, protocol errors.</li>
+ *   <li>{@code chat}: the chat core, free of Netty and Redis: logins, sessions and their delivery,
+ *       routing between sessions, inboxes and nodes, client origins, scheduled messages. Its
+ *       packages are layered; see {@code ChatCore}.</li>
+ *   <li>{@code account}: login with first-login account creation, session tokens, throttling.</li>
+ *   <li>{@code store}: the ports the core stores through (inboxes, presence, origins, scheduled
+ *       messages, the node bus); {@code redis} implements them, with the key layout
+ *       ({@code RedisKeys}), the scripts, and the embedded Redis process and its lock-down.</li>
+ *   <li>{@code node}: this node's presence heartbeat.</li>
  * </ul>
  *
  * <h3>Start and stop order</h3>

@@ -25,18 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The chat core of one node, assembled: the {@link ChatService} transports call, and the parts that
  * live with it (the sessions, the router and its relays, the origins and their write-behind,
  * scheduled messages, the node bus receiver). Started after the stores answer, closed after the
- * transport has closed its connections.
- *
- * <h3>Packages</h3>
- * <pre>
- *   chat            this assembly, logins and requests: what a transport calls
- *   chat.schedule   scheduled messages
- *   chat.origin     client origins: each request routed once, answered again on a repeat
- *   chat.routing    a message to everyone it is for: sessions here, inboxes, other nodes
- *   chat.session    a connection's session: its delivery window and inbox catch-up
- *   chat.platform   what they all run on: lanes, the wheel, clocks, periodic threads
- * </pre>
- * Each package uses only those below it.
+ * transport has closed its connections. The parts live in layered packages, described in this
+ * package's comment.
  */
 public final class ChatCore implements AutoCloseable {
 
