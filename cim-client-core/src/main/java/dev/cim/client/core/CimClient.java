@@ -5,14 +5,9 @@ import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.MessageIds;
 import dev.cim.common.protocol.proto.Envelope;
-import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.LoginResult;
-import dev.cim.common.protocol.proto.Receipts;
 import dev.cim.common.protocol.proto.Scheduled;
-import dev.cim.common.wheel.DelayScheduler;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -24,9 +19,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
-import java.util.concurrent.SubmissionPublisher;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -79,6 +72,14 @@ import org.slf4j.LoggerFactory;
  * Every method may be called from any thread and never blocks, except {@link #close()}. The
  * client does its work on one I/O thread; futures complete and the {@link CimListener} is called
  * on that thread, so callbacks must not block.
+ *
+ * <h3>Parts</h3>
+ * This class is the library's contract, and most of its length is the javadoc of each call. The
+ * work is done by its parts: {@link Link} keeps a logged-in connection up, {@link Outbox} numbers,
+ * writes and rewrites the requests, {@link ServerFrames} takes what the server sends to the request
+ * it answers, {@link Inbound} shows each message once and acknowledges it, {@link ScheduleSync}
+ * keeps the jobs of the user's near-term scheduled messages, {@link MessagePublisher} serves
+ * {@link #messages()}, and {@link IoThread} is the one thread they share.
  */
 public final class CimClient implements AutoCloseable {
 
@@ -86,66 +87,49 @@ public final class CimClient implements AutoCloseable {
 
     private final String user;
     private final long origin;
-    /** What the ids of this client's messages begin with ({@link MessageIds#prefix}). */
-    private final String idPrefix;
     private final Clock clock;
     private final CimListener listener;
     private final EventLoopGroup group;
     private final boolean ownsGroup;
-    private final EventLoop loop;
-    private final Requests requests;
+    private final IoThread io;
+    private final Outbox outbox;
     private final Inbound inbound;
-    private final ScheduledJobs jobs;
+    private final ScheduleSync schedule;
+    private final ServerFrames frames;
+    private final MessagePublisher publisher;
     private final Link link;
-    private final DelayScheduler givenWheel;
     private final CompletableFuture<LoginInfo> firstLogin = new CompletableFuture<>();
 
     // Confined to the I/O thread.
-    private DelayScheduler ownWheel;
     private volatile LoginInfo loginInfo;
     private boolean started;
-    private io.netty.util.concurrent.ScheduledFuture<?> refresh;
-    private SubmissionPublisher<ChatMessage> publisher;
     private volatile boolean closed;
     /** Completed when the close has run on the I/O thread; every caller of {@link #close()} waits on it. */
     private final CompletableFuture<Void> closing = new CompletableFuture<>();
     private final AtomicBoolean closeCalled = new AtomicBoolean();
-    /** Set when the link stopped (login refused, TLS failed): requests fail at once with it. */
-    private CimException refusal;
 
     CimClient(CimClientBuilder b) {
         this.user = b.user;
         this.origin = MessageIds.newOrigin();
-        this.idPrefix = MessageIds.prefix(origin);
         this.clock = b.clock;
         this.listener = b.listener;
         this.ownsGroup = b.group == null;
         this.group = ownsGroup
                 ? NettyTransport.of(b.nativeTransport).group(1, new DefaultThreadFactory("cim-client-" + b.user, true))
                 : b.group;
-        this.loop = group.next();
-        this.givenWheel = b.scheduler;
-        this.requests = new Requests(b.maxOutstanding);
+        EventLoop loop = group.next();
+        this.io = new IoThread(loop);
+        Requests requests = new Requests(b.maxOutstanding);
+        this.publisher = new MessagePublisher(user);
         this.inbound = new Inbound(b.seenIdsForNewClient(), this::received);
-        this.jobs = new ScheduledJobs(this::wheel, clock, b.nearWindow, loop, this::release);
-        NettyTransport transport = NettyTransport.of(b.nativeTransport);
-        Bootstrap bootstrap = new Bootstrap().group(loop)
-                .channel(b.group == null ? transport.socket() : b.channelType)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.ALLOCATOR, NettyTransport.ALLOCATOR)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) b.connectTimeout.toMillis());
-        b.options.forEach((option, value) -> setOption(bootstrap, option, value));
-        if (b.localAddress != null) {
-            bootstrap.localAddress(b.localAddress);
-        }
-        this.link = new Link(loop, bootstrap, b.addresses, b.user, b.password, b.token, origin,
+        this.schedule = new ScheduleSync(user, (kind, build) -> request(kind, true, build), clock, b.nearWindow, loop,
+                b.scheduler);
+        this.frames = new ServerFrames(requests, inbound, schedule,
+                change -> safely(() -> listener.onScheduledChange(change)), MessageIds.prefix(origin));
+        this.link = new Link(loop, b.bootstrap(loop), b.addresses, b.user, b.password, b.token, origin,
                 new Backoff(b.initialBackoff, b.maxBackoff, b.random), clock, b.random, new LinkOwner(), b.beforeCodec,
                 b.tls, b.allowPlaintext);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> void setOption(Bootstrap bootstrap, ChannelOption<?> option, Object value) {
-        bootstrap.option((ChannelOption<T>) option, (T) value);
+        this.outbox = new Outbox(requests, io, link::channel);
     }
 
     /** A builder; {@link CimClientBuilder#addresses}, {@link CimClientBuilder#user} and a password are required. */
@@ -173,7 +157,7 @@ public final class CimClient implements AutoCloseable {
      *         {@link CimException.Reason#CLOSED}
      */
     public CompletableFuture<LoginInfo> connect() {
-        onLoop(() -> { }, () -> { // closed: firstLogin has failed already
+        io.run(() -> { }, () -> { // closed: firstLogin has failed already
             if (!started && !closed) {
                 started = true;
                 link.start();
@@ -187,7 +171,7 @@ public final class CimClient implements AutoCloseable {
      * step with them (a load generator paces its sends on it).
      */
     public EventLoop eventLoop() {
-        return loop;
+        return io.loop();
     }
 
     /** True while logged in. */
@@ -286,12 +270,10 @@ public final class CimClient implements AutoCloseable {
      */
     public CompletableFuture<Void> allAnswered() {
         CompletableFuture<Void> all = new CompletableFuture<>();
-        onLoop(() -> all.complete(null), () -> {
+        io.run(() -> all.complete(null), () -> {
             List<CompletableFuture<Object>> waiting = new ArrayList<>();
-            for (Pending pending : requests.inOrder()) {
-                if (!pending.internal) {
-                    waiting.add(pending.result.exceptionally(failure -> null));
-                }
+            for (Pending pending : outbox.unanswered()) {
+                waiting.add(pending.result.exceptionally(failure -> null));
             }
             CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new))
                     .whenComplete((done, failure) -> all.complete(null));
@@ -301,17 +283,17 @@ public final class CimClient implements AutoCloseable {
 
     /** Requests made through this client and not yet answered. */
     public int unanswered() {
-        return call(() -> (int) requests.inOrder().stream().filter(p -> !p.internal).count(), 0);
+        return io.read(() -> outbox.unanswered().size(), 0);
     }
 
     /** Received messages dropped because they had been seen already. */
     public long duplicatesDropped() {
-        return call(inbound::duplicates, 0L);
+        return io.read(inbound::duplicates, 0L);
     }
 
     /** The user's scheduled messages with a job on this client's wheel (those due within the near window). */
     public int heldJobs() {
-        return call(jobs::size, 0);
+        return io.read(schedule::heldJobs, 0);
     }
 
     /**
@@ -321,12 +303,8 @@ public final class CimClient implements AutoCloseable {
      * are acknowledged to the server when they are handed to the publisher, not when a subscriber
      * has processed them: for exactly-once display, use the {@link CimListener}.
      */
-    public synchronized Flow.Publisher<ChatMessage> messages() {
-        if (publisher == null) {
-            publisher = new SubmissionPublisher<>(Executors.newSingleThreadExecutor(
-                    new DefaultThreadFactory("cim-client-messages-" + user, true)), Flow.defaultBufferSize());
-        }
-        return publisher;
+    public Flow.Publisher<ChatMessage> messages() {
+        return publisher.publisher();
     }
 
     /**
@@ -341,22 +319,13 @@ public final class CimClient implements AutoCloseable {
         // The first call closes; a second (a shutdown hook while the owner quits) waits for the same
         // close, so that whoever counts the failed requests after close() returns sees them all.
         if (closeCalled.compareAndSet(false, true)) {
-            onLoop(() -> closing.complete(null), () -> {
+            io.run(() -> closing.complete(null), () -> {
                 closed = true;
                 link.close();
-                if (refresh != null) {
-                    refresh.cancel(false);
-                }
-                jobs.close();
-                CimException notSent = closedFailure();
-                CimException unconfirmed = new CimException(CimException.Reason.UNCONFIRMED,
-                        "the client was closed before the server answered: it may have been done");
-                requests.failAll(pending -> pending.written ? unconfirmed : notSent);
+                schedule.close();
+                outbox.close();
                 firstLogin.completeExceptionally(new CimException(CimException.Reason.CLOSED,
                         "the client was closed before it logged in"));
-                if (ownWheel != null) {
-                    ownWheel.stopNow();
-                }
                 safely(() -> listener.onConnection(new ConnectionEvent.Closed()));
                 closing.complete(null);
             });
@@ -368,11 +337,7 @@ public final class CimClient implements AutoCloseable {
         } catch (ExecutionException | TimeoutException e) {
             log.warn("The client of {} did not close within 5 s", user);
         }
-        synchronized (this) {
-            if (publisher != null) {
-                publisher.close();
-            }
-        }
+        publisher.close();
         if (ownsGroup) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
@@ -380,38 +345,8 @@ public final class CimClient implements AutoCloseable {
 
     // Requests.
 
-    private static CimException closedFailure() {
-        return new CimException(CimException.Reason.CLOSED, "the client was closed before it was sent");
-    }
-
-    @SuppressWarnings("unchecked")
     private <T> CompletableFuture<T> request(Pending.Kind kind, boolean internal, LongFunction<Envelope> build) {
-        // One future, completed by the answer with the value its kind promises (a SEND's with a
-        // SendReceipt...): the one the caller gets, so that each request costs no second future.
-        CompletableFuture<Object> result = new CompletableFuture<>();
-        onLoop(() -> result.completeExceptionally(closedFailure()), () -> {
-            if (closed) {
-                result.completeExceptionally(closedFailure());
-                return;
-            }
-            if (refusal != null) {
-                result.completeExceptionally(refusal); // the client has stopped: nothing would ever answer
-                return;
-            }
-            Pending pending;
-            try {
-                pending = requests.add(kind, internal, build, result);
-            } catch (CimException full) {
-                result.completeExceptionally(full);
-                return;
-            }
-            Channel channel = link.channel();
-            if (channel != null) {
-                pending.written = true;
-                channel.writeAndFlush(pending.envelope, channel.voidPromise());
-            }
-        });
-        return (CompletableFuture<T>) (CompletableFuture<?>) result;
+        return outbox.request(kind, internal, build);
     }
 
     private <T> CompletableFuture<T> checkText(String text) {
@@ -422,156 +357,9 @@ public final class CimClient implements AutoCloseable {
                 .orElse(null);
     }
 
-    /** Asks the server to send scheduled message {@code id} now: its job here fired. */
-    private void release(String id) {
-        if (!closed) {
-            request(Pending.Kind.RELEASE, true, rid -> Envelopes.release(rid, id))
-                    .exceptionally(failure -> null); // sent already by the server or another terminal
-        }
-    }
-
-    /** Asks the server for the messages due within the near window, to hold jobs for them. */
-    private void refreshJobs() {
-        if (closed) {
-            return;
-        }
-        Instant until = clock.instant().plus(jobs.window());
-        CompletableFuture<List<ScheduledMessage>> list =
-                request(Pending.Kind.LIST_SCHEDULED, true, id -> Envelopes.listScheduled(id, until.toEpochMilli()));
-        list.whenComplete((messages, failure) -> {
-            if (failure == null) {
-                jobs.nearTerm(messages, until);
-            } else if (!closed) { // failed by the close itself: nothing to report
-                log.warn("Could not list the scheduled messages of {}: {}", user, failure.getMessage());
-            }
-        });
-    }
-
-    private DelayScheduler wheel() {
-        if (givenWheel != null) {
-            return givenWheel;
-        }
-        if (ownWheel == null) {
-            ownWheel = DelayScheduler.builder().threadNamePrefix("cim-client-wheel").build();
-        }
-        return ownWheel;
-    }
-
-    // What the server sends.
-
-    private void frame(Envelope envelope) {
-        long id = envelope.getRequestId();
-        switch (envelope.getKindCase()) {
-            case DELIVERY -> inbound.delivered(envelope.getDelivery().getChat());
-            case RECEIPT -> answer(id, Conversions.receipt(envelope.getReceipt()));
-            case RECEIPTS -> {
-                Receipts receipts = envelope.getReceipts();
-                for (int i = 0; i < receipts.getRequestIdsCount(); i++) {
-                    long request = receipts.getRequestIds(i);
-                    int sessions = i < receipts.getSessionsCount() ? receipts.getSessions(i) : 0;
-                    answer(request, new SendReceipt(idPrefix + request, SendReceipt.Outcome.DELIVERED, sessions, "", false));
-                }
-            }
-            case SCHEDULED_CHANGE -> scheduledChange(id, envelope.getScheduledChange());
-            case SCHEDULED_LIST -> {
-                Pending pending = requests.get(id);
-                if (pending != null) {
-                    pending.addParts(envelope.getScheduledList().getMessagesList().stream()
-                            .map(Conversions::scheduled).toList());
-                    if (!envelope.getScheduledList().getMore()) {
-                        answer(id, List.copyOf(pending.parts()));
-                    }
-                }
-            }
-            case ONLINE_USERS_REPLY -> {
-                Pending pending = requests.get(id);
-                if (pending != null) {
-                    pending.addParts(envelope.getOnlineUsersReply().getUserNamesList());
-                    if (!envelope.getOnlineUsersReply().getMore()) {
-                        answer(id, List.copyOf(pending.parts()));
-                    }
-                }
-            }
-            case ERROR -> error(id, envelope.getError());
-            case PONG -> { }
-            default -> log.debug("Ignoring a {} from the server", envelope.getKindCase());
-        }
-    }
-
-    private void scheduledChange(long id, dev.cim.common.protocol.proto.ScheduledChange change) {
-        Scheduled message = change.getMessage();
-        ScheduledMessage scheduled = Conversions.scheduled(message);
-        ScheduledChange.Kind kind = Conversions.kind(change.getKind());
-        jobs.changed(kind, scheduled);
-        Pending pending = id == 0 ? null : requests.get(id);
-        if (pending == null || pending.internal) {
-            safely(() -> listener.onScheduledChange(new ScheduledChange(kind, scheduled, change.getReason())));
-        }
-        if (pending != null) {
-            answer(id, scheduled);
-        }
-    }
-
-    private void error(long id, ErrorReply error) {
-        Pending pending = id == 0 ? null : requests.remove(id);
-        if (pending != null) {
-            pending.result.completeExceptionally(Conversions.failure(error));
-        } else {
-            log.info("The server said: {} ({})", error.getMessage(), error.getCode());
-        }
-    }
-
-    private void answer(long id, Object value) {
-        Pending pending = requests.remove(id);
-        if (pending != null) {
-            pending.result.complete(value);
-        }
-    }
-
     private void received(ChatMessage message) {
         listener.onMessage(message);
-        SubmissionPublisher<ChatMessage> messages;
-        synchronized (this) {
-            messages = publisher;
-        }
-        if (messages != null) {
-            messages.submit(message);
-        }
-    }
-
-    /**
-     * Runs {@code task} on the I/O thread: at once when already there. When that thread has stopped
-     * (the client was closed and its event loop shut down), runs {@code ifStopped} here instead.
-     */
-    private void onLoop(Runnable ifStopped, Runnable task) {
-        if (loop.inEventLoop()) {
-            task.run();
-            return;
-        }
-        try {
-            loop.execute(task);
-        } catch (java.util.concurrent.RejectedExecutionException stopped) {
-            ifStopped.run();
-        }
-    }
-
-    /** Reads I/O-thread state from any thread. */
-    private <T> T call(java.util.concurrent.Callable<T> read, T whenClosed) {
-        if (loop.inEventLoop()) {
-            try {
-                return read.call();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        try {
-            return loop.submit(read).get(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return whenClosed;
-        } catch (ExecutionException | TimeoutException | java.util.concurrent.RejectedExecutionException e) {
-            return whenClosed;
-        }
+        publisher.submit(message);
     }
 
     private void safely(Runnable call) {
@@ -587,39 +375,18 @@ public final class CimClient implements AutoCloseable {
 
         @Override
         public void loggedIn(Channel channel, LoginResult result, ServerAddress address) {
-            List<ServerAddress> nodes = new ArrayList<>();
-            for (String node : result.getNodesList()) {
-                try {
-                    nodes.add(ServerAddress.parse(node));
-                } catch (IllegalArgumentException ignored) {
-                    // a node the client cannot use
-                }
-            }
-            loginInfo = new LoginInfo(result.getNodeId(), result.getAccountCreated(),
-                    Duration.ofMillis(result.getHeartbeatIntervalMillis()),
-                    result.getMaxTextLength() > 0 ? result.getMaxTextLength() : ChatRules.MAX_TEXT_LENGTH,
-                    Duration.ofMillis(result.getMaxScheduleMillis()), List.copyOf(nodes));
+            loginInfo = Conversions.loginInfo(result);
             inbound.reset();
-            List<Pending> resend = requests.inOrder();
-            for (Pending pending : resend) {
-                pending.clearParts(); // a partial answer from the lost connection is asked for again
-                pending.written = true;
-                channel.write(pending.envelope, channel.voidPromise());
-            }
-            channel.flush();
+            int resent = outbox.resend(channel);
             safely(() -> listener.onConnection(new ConnectionEvent.Connected(address, result.getNodeId(),
-                    result.getAccountCreated(), (int) resend.stream().filter(p -> !p.internal).count())));
+                    result.getAccountCreated(), resent)));
             firstLogin.complete(loginInfo);
-            refreshJobs();
-            if (refresh == null) {
-                long every = Math.max(1000, jobs.window().toMillis() / 2);
-                refresh = loop.scheduleAtFixedRate(CimClient.this::refreshJobs, every, every, TimeUnit.MILLISECONDS);
-            }
+            schedule.loggedIn();
         }
 
         @Override
         public void frame(Channel channel, Envelope envelope) {
-            CimClient.this.frame(envelope);
+            frames.frame(envelope);
         }
 
         @Override
@@ -634,8 +401,7 @@ public final class CimClient implements AutoCloseable {
 
         @Override
         public void stopped(CimException failure) {
-            refusal = failure;
-            requests.failAll(pending -> failure);
+            outbox.stopped(failure);
             firstLogin.completeExceptionally(failure);
         }
 

@@ -1,7 +1,11 @@
 package dev.cim.client.core;
 
+import dev.cim.common.net.NettyTransport;
+import dev.cim.common.protocol.UserNames;
 import dev.cim.common.wheel.DelayScheduler;
+import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import java.net.InetSocketAddress;
@@ -13,7 +17,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
-import dev.cim.common.protocol.UserNames;
 
 /**
  * Settings of a {@link CimClient}. Required: the server addresses, the user, and a password (or a
@@ -249,5 +252,24 @@ public final class CimClientBuilder {
     /** The seen ids for a new client: those given, else a store of its own (never one shared by two clients). */
     SeenIds seenIdsForNewClient() {
         return seen != null ? seen : SeenIds.inMemory(10_000);
+    }
+
+    /** The bootstrap of the client's connections, on {@code loop}: the transport and the socket options set here. */
+    Bootstrap bootstrap(EventLoop loop) {
+        Bootstrap bootstrap = new Bootstrap().group(loop)
+                .channel(group == null ? NettyTransport.of(nativeTransport).socket() : channelType)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOCATOR, NettyTransport.ALLOCATOR)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis());
+        options.forEach((option, value) -> setOption(bootstrap, option, value));
+        if (localAddress != null) {
+            bootstrap.localAddress(localAddress);
+        }
+        return bootstrap;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void setOption(Bootstrap bootstrap, ChannelOption<?> option, Object value) {
+        bootstrap.option((ChannelOption<T>) option, (T) value);
     }
 }

@@ -1,11 +1,15 @@
 package dev.cim.client.core;
 
+import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.LoginResult;
 import dev.cim.common.protocol.proto.Receipt;
 import dev.cim.common.protocol.proto.Scheduled;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /** From the wire to the library's values, in one place. */
 final class Conversions {
@@ -47,6 +51,22 @@ final class Conversions {
             case FAILED -> ScheduledChange.Kind.FAILED;
             default -> ScheduledChange.Kind.SCHEDULED;
         };
+    }
+
+    /** What a login result says, as the library tells it; a node address the client cannot use is left out. */
+    static LoginInfo loginInfo(LoginResult result) {
+        List<ServerAddress> nodes = new ArrayList<>();
+        for (String node : result.getNodesList()) {
+            try {
+                nodes.add(ServerAddress.parse(node));
+            } catch (IllegalArgumentException ignored) {
+                // a node the client cannot use
+            }
+        }
+        return new LoginInfo(result.getNodeId(), result.getAccountCreated(),
+                Duration.ofMillis(result.getHeartbeatIntervalMillis()),
+                result.getMaxTextLength() > 0 ? result.getMaxTextLength() : ChatRules.MAX_TEXT_LENGTH,
+                Duration.ofMillis(result.getMaxScheduleMillis()), List.copyOf(nodes));
     }
 
     static CimException failure(ErrorReply error) {

@@ -1,0 +1,105 @@
+package dev.cim.client.core;
+
+import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.Receipts;
+import dev.cim.common.protocol.proto.Scheduled;
+import java.util.List;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the server sends, taken where it belongs: deliveries to {@link Inbound}, answers to the
+ * requests they answer (a listing or a user list gathered over its frames first), news about the
+ * user's scheduled messages to the jobs and the listener. Confined to the client's I/O thread.
+ */
+final class ServerFrames {
+
+    private static final Logger log = LoggerFactory.getLogger(ServerFrames.class);
+
+    private final Requests requests;
+    private final Inbound inbound;
+    private final ScheduleSync schedule;
+    private final Consumer<ScheduledChange> news;
+    /** What the ids of this client's messages begin with. */
+    private final String idPrefix;
+
+    /**
+     * @param news told of a change to a scheduled message that no request of the program asked for
+     *             (made by another terminal, or sent by the server)
+     */
+    ServerFrames(Requests requests, Inbound inbound, ScheduleSync schedule, Consumer<ScheduledChange> news,
+            String idPrefix) {
+        this.requests = requests;
+        this.inbound = inbound;
+        this.schedule = schedule;
+        this.news = news;
+        this.idPrefix = idPrefix;
+    }
+
+    void frame(Envelope envelope) {
+        long id = envelope.getRequestId();
+        switch (envelope.getKindCase()) {
+            case DELIVERY -> inbound.delivered(envelope.getDelivery().getChat());
+            case RECEIPT -> answer(id, Conversions.receipt(envelope.getReceipt()));
+            case RECEIPTS -> {
+                Receipts receipts = envelope.getReceipts();
+                for (int i = 0; i < receipts.getRequestIdsCount(); i++) {
+                    long request = receipts.getRequestIds(i);
+                    int sessions = i < receipts.getSessionsCount() ? receipts.getSessions(i) : 0;
+                    answer(request, new SendReceipt(idPrefix + request, SendReceipt.Outcome.DELIVERED, sessions, "", false));
+                }
+            }
+            case SCHEDULED_CHANGE -> scheduledChange(id, envelope.getScheduledChange());
+            case SCHEDULED_LIST -> part(id, envelope.getScheduledList().getMessagesList().stream()
+                    .map(Conversions::scheduled).toList(), envelope.getScheduledList().getMore());
+            case ONLINE_USERS_REPLY -> part(id, envelope.getOnlineUsersReply().getUserNamesList(),
+                    envelope.getOnlineUsersReply().getMore());
+            case ERROR -> error(id, envelope.getError());
+            case PONG -> { }
+            default -> log.debug("Ignoring a {} from the server", envelope.getKindCase());
+        }
+    }
+
+    /** One frame of a multi-frame answer to request {@code id}: answered with all of them once none follows. */
+    private void part(long id, List<?> items, boolean more) {
+        Pending pending = requests.get(id);
+        if (pending != null) {
+            pending.addParts(items);
+            if (!more) {
+                answer(id, List.copyOf(pending.parts()));
+            }
+        }
+    }
+
+    private void scheduledChange(long id, dev.cim.common.protocol.proto.ScheduledChange change) {
+        Scheduled message = change.getMessage();
+        ScheduledMessage scheduled = Conversions.scheduled(message);
+        ScheduledChange.Kind kind = Conversions.kind(change.getKind());
+        schedule.changed(kind, scheduled);
+        Pending pending = id == 0 ? null : requests.get(id);
+        if (pending == null || pending.internal) {
+            news.accept(new ScheduledChange(kind, scheduled, change.getReason()));
+        }
+        if (pending != null) {
+            answer(id, scheduled);
+        }
+    }
+
+    private void error(long id, ErrorReply error) {
+        Pending pending = id == 0 ? null : requests.remove(id);
+        if (pending != null) {
+            pending.result.completeExceptionally(Conversions.failure(error));
+        } else {
+            log.info("The server said: {} ({})", error.getMessage(), error.getCode());
+        }
+    }
+
+    private void answer(long id, Object value) {
+        Pending pending = requests.remove(id);
+        if (pending != null) {
+            pending.result.complete(value);
+        }
+    }
+}
