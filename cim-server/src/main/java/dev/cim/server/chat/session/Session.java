@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Everything here runs on {@link Connection#owner()} except {@link #enqueue}, {@link #poke},
  * {@link #answer} and {@link #delivered}; inbox work runs on the user's lane.
+ *
+ * <p>What is left here is the state machine above and the order rules that tie the parts together
+ * (the hand-off, the window, the inbox read and store, the answers); each part is a class of its own.
  */
 public final class Session {
 
