@@ -47,6 +47,9 @@ import java.util.concurrent.atomic.LongAdder;
  * before its due time is <b>early</b>. Every near and burst message has a sequence number, so
  * <b>lost</b> and <b>duplicated</b> are exact; a far-future message received is counted too (it
  * would be hundreds of days early).
+ *
+ * <p>One part of the load, whose three phases share their senders, receivers and ledger; its length
+ * is those phases and the report of what each measured.
  */
 final class DelayedPart implements Traffic {
 

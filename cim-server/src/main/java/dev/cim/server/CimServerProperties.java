@@ -42,6 +42,9 @@ import org.springframework.util.unit.DataSize;
  * @param delays        scheduled messages
  * @param shutdown      how a stopping node hands its clients over
  * @param tls           TLS on the chat port
+ *
+ * <p>The one documented properties type of the server, as Spring Boot's are: its length is a javadoc
+ * sentence per property, which becomes the property's description.
  */
 @ConfigurationProperties("cim.server")
 public record CimServerProperties(

@@ -33,6 +33,9 @@ import org.springframework.data.redis.core.ScanOptions;
  * in the claimed set until its lease ends; everything that reads the due set for sending passes over
  * the claimed ones. A claim whose lease has ended is simply forgotten: the message is overdue, and the
  * next scan finds it.
+ *
+ * <p>Its length is its Lua scripts, one per atomic step of the {@link ScheduledStore} contract, each
+ * with a comment on its keys and answers; the byte layout is {@link ScheduledLayout}'s.
  */
 public final class RedisScheduledStore implements ScheduledStore {
 

@@ -67,6 +67,10 @@ import org.slf4j.LoggerFactory;
  * another process: {@link #close()} stops it (and waits for it) before Redis, and it is stopped when
  * Redis exits by itself. Where {@code /bin/sh} cannot be run (Windows), Redis runs without a watchdog,
  * and a warning says so.
+ *
+ * <p>One concept, a Redis process owned by this JVM, whose length is the reasons above and the
+ * watchdog's script; the lock-down is {@link RedisLockdown}'s and the binary's choice
+ * {@link RedisExecutable}'s.
  */
 public final class EmbeddedRedisServer implements AutoCloseable {
 
