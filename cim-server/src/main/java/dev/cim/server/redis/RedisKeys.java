@@ -39,6 +39,25 @@ package dev.cim.server.redis;
  *       <td>until sent or cancelled</td></tr>
  *   <tr><td>{@code cim:{sched:<b>}:user:<user>}</td><td>hash</td><td>{@code n}: the last number given,
  *       {@code c}: how many the user has</td><td>forever</td></tr>
+ *   <tr><td>{@code cim:{g:<group>}:meta}</td><td>hash</td><td>{@code owner}, {@code open} (0/1),
+ *       {@code created} (epoch ms), {@code version} (membership changes), {@code seq} (joins),
+ *       {@code last} (the log's newest position)</td><td>while the group has members</td></tr>
+ *   <tr><td>{@code cim:{g:<group>}:members}</td><td>hash</td><td>member &rarr; the number of their
+ *       join (the owner's successor is the lowest)</td><td>with the group</td></tr>
+ *   <tr><td>{@code cim:{g:<group>}:cursors}</td><td>hash</td><td>member &rarr; the log position up to
+ *       which they acknowledged</td><td>with the group</td></tr>
+ *   <tr><td>{@code cim:{g:<group>}:log}</td><td>stream</td><td>field {@code c}: a serialized
+ *       {@code Chat}; every message posted to the group</td><td>the history's retention, with the
+ *       group</td></tr>
+ *   <tr><td>{@code cim:{gn:<skeleton>}:owner}</td><td>string</td><td>the group name that claimed a
+ *       look-alike skeleton</td><td>with the group</td></tr>
+ *   <tr><td>{@code cim:{u:<user>}:groups}</td><td>set</td><td>the groups the user is in (and perhaps
+ *       one just left: the group's members are the truth)</td><td>forever</td></tr>
+ *   <tr><td>{@code cim:{c:<a>|<b>}:log}</td><td>stream</td><td>field {@code c}: a serialized
+ *       {@code Chat}; the private conversation of users a and b (sorted)</td><td>the history's
+ *       retention after its last message</td></tr>
+ *   <tr><td>{@code cim:{u:<user>}:convs}</td><td>sorted set</td><td>the user's private conversations
+ *       by their last message, epoch ms</td><td>the history's retention</td></tr>
  *   <tr><td>{@code cim:node:<node>}</td><td>string</td><td>the node's address: alive while it
  *       exists</td><td>TTL, renewed</td></tr>
  *   <tr><td>{@code cim:node:<node>:users}</td><td>set</td><td>the users online on that node</td>
@@ -111,6 +130,40 @@ public final class RedisKeys {
 
     public static String scheduledUser(int bucket, String user) {
         return bucket(bucket) + "user:" + user;
+    }
+
+    private static String group(String group) {
+        return "cim:{g:" + group + "}:";
+    }
+
+    public static String groupMeta(String group) {
+        return group(group) + "meta";
+    }
+
+    public static String groupMembers(String group) {
+        return group(group) + "members";
+    }
+
+    public static String groupCursors(String group) {
+        return group(group) + "cursors";
+    }
+
+    public static String groupNameOwner(String skeleton) {
+        return "cim:{gn:" + skeleton + "}:owner";
+    }
+
+    public static String groupsOf(String user) {
+        return user(user) + "groups";
+    }
+
+    /** The log of a conversation: a group's ({@code #name}) or a private one ({@code a|b}). */
+    public static String log(dev.cim.server.store.Conversation conversation) {
+        return conversation.isGroup() ? group(conversation.groupName()) + "log"
+                : "cim:{c:" + conversation.id() + "}:log";
+    }
+
+    public static String conversationsOf(String user) {
+        return user(user) + "convs";
     }
 
     public static String node(String node) {
