@@ -1,5 +1,6 @@
 package dev.cim.client.core;
 
+import dev.cim.common.Failures;
 import dev.cim.common.protocol.CimProtocolCodec;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
@@ -189,7 +190,7 @@ final class Link {
         connect.addListener(done -> {
             if (!done.isSuccess() && connect.channel() == channel) {
                 channel = null;
-                retryLater("cannot reach " + address + " (" + rootMessage(done.cause()) + ")", null);
+                retryLater("cannot reach " + address + " (" + Failures.rootMessage(done.cause()) + ")", null);
             }
         });
     }
@@ -293,14 +294,6 @@ final class Link {
         }
     }
 
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
-    }
-
     /** The handler of one connection attempt. */
     private final class Handler extends SimpleChannelInboundHandler<Envelope> {
 
@@ -386,7 +379,7 @@ final class Link {
             if (untrusted != null) {
                 tlsFailed(ctx, untrusted);
             } else {
-                farewell = "the TLS handshake with " + address + " failed (" + rootMessage(cause) + ")";
+                farewell = "the TLS handshake with " + address + " failed (" + Failures.rootMessage(cause) + ")";
                 ctx.close();
             }
         }
@@ -428,7 +421,7 @@ final class Link {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             log.debug("Closing the connection to {} after an error", address, cause);
             if (farewell == null && !closing) {
-                farewell = "the connection to " + address + " failed (" + rootMessage(cause) + ")";
+                farewell = "the connection to " + address + " failed (" + Failures.rootMessage(cause) + ")";
             }
             ctx.close();
         }
