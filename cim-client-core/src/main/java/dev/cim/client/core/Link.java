@@ -234,14 +234,6 @@ final class Link {
             // the user is asked again rather than logged back in behind the revocation.
             password = null;
         }
-        List<ServerAddress> nodes = new ArrayList<>();
-        for (String node : result.getNodesList()) {
-            try {
-                nodes.add(ServerAddress.parse(node));
-            } catch (IllegalArgumentException ignored) {
-                // a node address the client cannot use: it keeps the ones it was given
-            }
-        }
         if (result.getHeartbeatIntervalMillis() > 0) {
             Duration heartbeat = Duration.ofMillis(result.getHeartbeatIntervalMillis());
             ctx.pipeline().replace(IDLE, IDLE, idleHandler(heartbeat));
