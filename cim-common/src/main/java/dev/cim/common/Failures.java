@@ -10,9 +10,6 @@ import java.util.Set;
  * The outer exceptions of a failure mostly say where it passed ("Error creating bean ...",
  * "failed to build the TLS context"), the root says what went wrong ("Connection refused",
  * "WRONGPASS invalid username-password pair"), and the caller's own words already say where.
- *
- * <p>Every part of cim that prints or logs a failure for a person names it so (the client's
- * connection events, the start-up errors of client and server, the account tool).
  */
 public final class Failures {
 
