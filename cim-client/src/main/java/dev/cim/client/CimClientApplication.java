@@ -1,5 +1,6 @@
 package dev.cim.client;
 
+import dev.cim.common.Failures;
 import dev.cim.common.autoconfigure.CimWheelAutoConfiguration;
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
@@ -39,7 +40,7 @@ public class CimClientApplication {
         } catch (SpringApplication.AbandonedRunException processingAhead) {
             throw processingAhead; // the build's ahead-of-time processing stops the run here
         } catch (RuntimeException failed) {
-            System.err.println("cim-client: " + rootMessage(failed));
+            System.err.println("cim-client: " + Failures.rootMessage(failed));
             System.exit(2);
             return;
         }
@@ -52,13 +53,5 @@ public class CimClientApplication {
         // A thread of its own: the caller may be a Netty thread that the shutdown waits for.
         Thread exit = new Thread(() -> System.exit(SpringApplication.exit(context, () -> code)), "cim-client-exit");
         exit.start();
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.toString();
     }
 }

@@ -1,5 +1,6 @@
 package dev.cim.server;
 
+import dev.cim.common.Failures;
 import dev.cim.server.account.AccountService;
 import java.io.BufferedReader;
 import java.io.Console;
@@ -94,8 +95,8 @@ public final class AccountTool {
                 default -> revoke(accounts, name);
             };
         } catch (RuntimeException e) {
-            out.println("error: " + rootMessage(e) + " (expected: the server running on this machine, with the "
-                    + "same --cim.server.data-dir and --spring.data.redis.port as given here)");
+            out.println("error: " + Failures.rootMessage(e) + " (expected: the server running on this machine, with "
+                    + "the same --cim.server.data-dir and --spring.data.redis.port as given here)");
             return REFUSED;
         }
     }
@@ -140,13 +141,5 @@ public final class AccountTool {
             out.println("error: cannot read the password: " + e.getMessage());
             return Optional.empty();
         }
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.toString();
     }
 }

@@ -1,5 +1,6 @@
 package dev.cim.server;
 
+import static dev.cim.common.Failures.rootMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
@@ -219,13 +220,5 @@ class RedisSecurityIntegrationTest {
             assertThat(untrusted).as("a start that does not trust Redis' certificate").isNotNull();
             assertThat(rootMessage(untrusted)).contains("certification path");
         }
-    }
-
-    private static String rootMessage(Throwable t) {
-        Throwable root = t;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return String.valueOf(root.getMessage());
     }
 }

@@ -1,5 +1,6 @@
 package dev.cim.client.core;
 
+import dev.cim.common.Failures;
 import dev.cim.common.tls.TlsProvider;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
@@ -83,7 +84,7 @@ public final class ClientTls {
                 builder.trustManager(pemFile.toFile());
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("TLS trust: no PEM certificate can be read from " + pemFile
-                        + " (" + rootMessage(e) + ")", e);
+                        + " (" + Failures.rootMessage(e) + ")", e);
             }
             trust = "the certificates in " + pemFile;
         }
@@ -91,7 +92,7 @@ public final class ClientTls {
             return new ClientTls(builder.build(), sslProvider, trust, null);
         } catch (SSLException | RuntimeException e) {
             throw new IllegalArgumentException("TLS: cannot make a context trusting " + trust + " ("
-                    + rootMessage(e) + ")", e);
+                    + Failures.rootMessage(e) + ")", e);
         }
     }
 
@@ -134,13 +135,5 @@ public final class ClientTls {
     @Override
     public String toString() {
         return "TLS by " + provider() + " trusting " + trust + (serverName == null ? "" : ", server name " + serverName);
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
     }
 }

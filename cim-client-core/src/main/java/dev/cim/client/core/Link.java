@@ -1,5 +1,6 @@
 package dev.cim.client.core;
 
+import dev.cim.common.Failures;
 import dev.cim.common.protocol.CimProtocolCodec;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
@@ -189,7 +190,7 @@ final class Link {
         connect.addListener(done -> {
             if (!done.isSuccess() && connect.channel() == channel) {
                 channel = null;
-                retryLater("cannot reach " + address + " (" + rootMessage(done.cause()) + ")", null);
+                retryLater("cannot reach " + address + " (" + Failures.rootMessage(done.cause()) + ")", null);
             }
         });
     }
@@ -232,14 +233,6 @@ final class Link {
             // Kept no longer than needed: from now on the token logs in, and should it be revoked
             // the user is asked again rather than logged back in behind the revocation.
             password = null;
-        }
-        List<ServerAddress> nodes = new ArrayList<>();
-        for (String node : result.getNodesList()) {
-            try {
-                nodes.add(ServerAddress.parse(node));
-            } catch (IllegalArgumentException ignored) {
-                // a node address the client cannot use: it keeps the ones it was given
-            }
         }
         if (result.getHeartbeatIntervalMillis() > 0) {
             Duration heartbeat = Duration.ofMillis(result.getHeartbeatIntervalMillis());
@@ -291,14 +284,6 @@ final class Link {
             retryLater(wasLoggedIn ? "lost the connection to " + address
                     : "the server at " + address + " closed the connection before login", null);
         }
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
     }
 
     /** The handler of one connection attempt. */
@@ -386,7 +371,7 @@ final class Link {
             if (untrusted != null) {
                 tlsFailed(ctx, untrusted);
             } else {
-                farewell = "the TLS handshake with " + address + " failed (" + rootMessage(cause) + ")";
+                farewell = "the TLS handshake with " + address + " failed (" + Failures.rootMessage(cause) + ")";
                 ctx.close();
             }
         }
@@ -428,7 +413,7 @@ final class Link {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             log.debug("Closing the connection to {} after an error", address, cause);
             if (farewell == null && !closing) {
-                farewell = "the connection to " + address + " failed (" + rootMessage(cause) + ")";
+                farewell = "the connection to " + address + " failed (" + Failures.rootMessage(cause) + ")";
             }
             ctx.close();
         }

@@ -1,5 +1,6 @@
 package dev.cim.client.core;
 
+import dev.cim.common.Failures;
 import io.netty.handler.ssl.NotSslRecordException;
 import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertificateException;
@@ -39,7 +40,7 @@ final class TlsFailures {
     }
 
     private static String problem(CertificateException certificate, ServerAddress address, ClientTls tls) {
-        String detail = rootMessage(certificate);
+        String detail = Failures.rootMessage(certificate);
         for (Throwable t = certificate; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof CertificateExpiredException || t instanceof CertificateNotYetValidException) {
                 return "its certificate is not valid now (" + detail + ")";
@@ -56,13 +57,5 @@ final class TlsFailures {
             return "its certificate is not signed by anyone trusted (" + detail + ")";
         }
         return "its certificate was refused (" + detail + ")";
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
     }
 }

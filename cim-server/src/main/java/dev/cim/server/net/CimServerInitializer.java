@@ -2,10 +2,10 @@ package dev.cim.server.net;
 
 import dev.cim.common.protocol.CimProtocolCodec;
 import dev.cim.server.chat.ChatService;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.socket.SocketChannel;
 
 /**
  * Builds the pipeline of each accepted connection:
@@ -29,8 +29,11 @@ import io.netty.channel.socket.SocketChannel;
  * handshake work), so that the codec's one flush per pass
  * becomes one TLS wrap of everything written in that pass. Its handshake must finish within the
  * login timeout, like the login itself: the deadline counts from the connection's acceptance.
+ *
+ * <p>It takes any {@link Channel}, not only a socket's, so that the whole pipeline can be tested on
+ * an {@code EmbeddedChannel}.
  */
-final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
+final class CimServerInitializer extends ChannelInitializer<Channel> {
 
     private final ChatService chat;
     private final ChannelGroup channels;
@@ -56,7 +59,7 @@ final class CimServerInitializer extends ChannelInitializer<SocketChannel> {
     }
 
     @Override
-    protected void initChannel(SocketChannel ch) {
+    protected void initChannel(Channel ch) {
         channels.add(ch);
         ChannelPipeline pipeline = ch.pipeline();
         pipeline.addLast(AddressGate.NAME, new AddressGate(addresses));

@@ -8,6 +8,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AttributeKey;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
@@ -17,6 +18,8 @@ import org.slf4j.LoggerFactory;
 final class NettyConnection implements Connection {
 
     private static final Logger log = LoggerFactory.getLogger(NettyConnection.class);
+    /** Set on a channel by its first {@link #closeWithError}. */
+    private static final AttributeKey<Boolean> CLOSING = AttributeKey.valueOf(NettyConnection.class, "closing");
 
     private final Channel channel;
     private final ReadDeadline deadline;
@@ -114,9 +117,14 @@ final class NettyConnection implements Connection {
      * Logs why, sends a closing error while the peer can read it, then closes. A peer that is not
      * reading (its outbound buffer is over the high water mark) would never let the error through,
      * so it is closed at once: the reason is in the log only.
+     *
+     * <p>Once per channel: later calls do nothing, so the peer gets one error, the first. The channel
+     * stays open until that error is written, at the end of the event loop's pass
+     * ({@code EnvelopeEncoder}), and more faults may come meanwhile: the other frames of the same
+     * read, a deadline.
      */
     static void closeWithError(Channel channel, ErrorReply.Code code, String reason) {
-        if (!channel.isOpen()) {
+        if (!channel.isOpen() || channel.attr(CLOSING).setIfAbsent(Boolean.TRUE) != null) {
             return;
         }
         log.info("Closing {}: {}", channel.remoteAddress(), reason);

@@ -4,6 +4,7 @@ import dev.cim.common.protocol.proto.ErrorReply;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.netty.util.concurrent.Ticker;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -21,12 +22,19 @@ import java.util.concurrent.TimeUnit;
  *       handshake comes first and counts against it too; a connection whose handshake has not
  *       finished is closed without the error frame, which could not reach it.</li>
  * </ul>
- * One per connection, on its event loop.
+ * <h3>Time</h3>
+ * The time is the event loop's ({@link io.netty.util.concurrent.EventExecutorGroup#ticker()}), read
+ * when a frame arrives and when a deadline's check runs, and the checks are scheduled on that same
+ * loop: the deadlines follow whatever time the loop keeps, so a test moves them with an
+ * {@code EmbeddedChannel}'s {@code advanceTimeBy}, as Netty tests its {@code IdleStateHandler}.
+ *
+ * <p>One per connection, on its event loop.
  */
 final class ReadDeadline extends ChannelDuplexHandler {
 
     private final long idleNanos;
     private final long loginNanos;
+    private Ticker ticker;
     private long lastFrame;
     private boolean paused;
     private boolean loggedIn;
@@ -39,10 +47,11 @@ final class ReadDeadline extends ChannelDuplexHandler {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        lastFrame = System.nanoTime();
+        ticker = ctx.executor().ticker();
+        lastFrame = ticker.nanoTime();
         long loginDeadline = lastFrame + loginNanos;
         ctx.executor().schedule(() -> {
-            if (!loggedIn && ctx.channel().isOpen() && System.nanoTime() - loginDeadline >= 0) {
+            if (!loggedIn && ctx.channel().isOpen() && ticker.nanoTime() - loginDeadline >= 0) {
                 NettyConnection.closeWithError(ctx.channel(), ErrorReply.Code.IDLE_TIMEOUT,
                         "not logged in within " + loginNanos / 1_000_000 + " ms of connecting (expected: a Login first)");
             }
@@ -58,8 +67,7 @@ final class ReadDeadline extends ChannelDuplexHandler {
         if (!ctx.channel().isOpen()) {
             return;
         }
-        long now = System.nanoTime();
-        long silent = now - lastFrame;
+        long silent = ticker.nanoTime() - lastFrame;
         if (paused || silent < idleNanos) {
             schedule(ctx, paused ? idleNanos : idleNanos - silent);
             return;
@@ -85,13 +93,13 @@ final class ReadDeadline extends ChannelDuplexHandler {
     void readingPaused(boolean isPaused) {
         paused = isPaused;
         if (!isPaused) {
-            lastFrame = System.nanoTime();
+            lastFrame = ticker.nanoTime();
         }
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        lastFrame = System.nanoTime(); // placed after the codec: every message is a whole frame
+        lastFrame = ticker.nanoTime(); // placed after the codec: every message is a whole frame
         ctx.fireChannelRead(msg);
     }
 

@@ -1,5 +1,6 @@
 package dev.cim.server.net;
 
+import dev.cim.common.Failures;
 import dev.cim.common.tls.TlsProvider;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
@@ -71,15 +72,15 @@ public final class ServerTls {
             chain = Pem.certificates(certificate.toFile());
         } catch (Exception e) {
             throw new TlsSetupException("cim.server.tls.certificate: cannot read a PEM certificate from " + certificate
-                    + " (" + rootMessage(e) + ")", e);
+                    + " (" + Failures.rootMessage(e) + ")", e);
         }
         try {
             key = Pem.privateKey(privateKey.toFile(), password);
         } catch (Exception e) {
             throw new TlsSetupException("cim.server.tls.private-key: cannot read a PKCS#8 PEM private key from "
                     + privateKey + (password == null ? " without a password" : " with the password given") + " ("
-                    + rootMessage(e) + "; a key in another form converts with `openssl pkcs8 -topk8 -in KEY -out "
-                    + "key.pem -nocrypt`, or `-v2 aes-256-cbc` instead of `-nocrypt` to keep it encrypted)", e);
+                    + Failures.rootMessage(e) + "; a key in another form converts with `openssl pkcs8 -topk8 -in KEY "
+                    + "-out key.pem -nocrypt`, or `-v2 aes-256-cbc` instead of `-nocrypt` to keep it encrypted)", e);
         }
         if (chain.length == 0) {
             throw new TlsSetupException("cim.server.tls.certificate: no certificate in " + certificate);
@@ -93,7 +94,7 @@ public final class ServerTls {
             context = SslContextBuilder.forServer(key, chain).sslProvider(sslProvider).protocols(PROTOCOLS).build();
         } catch (SSLException | RuntimeException e) {
             throw new TlsSetupException("cannot make a TLS context of " + certificate + " and " + privateKey + " ("
-                    + rootMessage(e) + ")", e);
+                    + Failures.rootMessage(e) + ")", e);
         }
         X509Certificate leaf = chain[0];
         Instant now = Instant.now();
@@ -152,14 +153,6 @@ public final class ServerTls {
         } catch (GeneralSecurityException e) {
             return false;
         }
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.cim.server.chat.schedule;
 
+import dev.cim.common.Failures;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.server.store.ScheduledStore;
 import java.time.Clock;
@@ -60,7 +61,7 @@ final class ScheduleScan {
             // every scan interval.
             scan = store.scanAll(now, after, until, overdueUntil, SCAN_LIMIT);
         } catch (RuntimeException e) {
-            log.warn("Could not scan the scheduled messages: {}", rootMessage(e));
+            log.warn("Could not scan the scheduled messages: {}", Failures.rootMessage(e));
             if (after == Long.MIN_VALUE) {
                 rescan.set(true);
             }
@@ -82,15 +83,6 @@ final class ScheduleScan {
      */
     void rescan() {
         rescan.set(true);
-    }
-
-    // TODO(merge wip-small): the shared helper in cim-common replaces this copy.
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return e + (root != e ? " (" + root + ")" : "");
     }
 
     /** Scheduled messages in the store, all users, as of the last scan. */

@@ -1,5 +1,6 @@
 package dev.cim.server.redis.embedded;
 
+import dev.cim.common.Failures;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.env.Environment;
@@ -42,7 +43,7 @@ class RedisFailureAnalyzer implements FailureAnalyzer {
         if (unreachable != null) {
             String where = environment.getProperty("spring.data.redis.host", "localhost") + ":"
                     + environment.getProperty("spring.data.redis.port", "6379");
-            String root = rootMessage(unreachable);
+            String root = Failures.rootMessage(unreachable);
             if (refusedCredentials(root)) {
                 return new FailureAnalysis(
                         "Redis at " + where + " refused cim's credentials (" + root + ").",
@@ -85,14 +86,6 @@ class RedisFailureAnalyzer implements FailureAnalyzer {
         String message = e.getMessage();
         int colon = message.indexOf(": ");
         return colon < 0 ? message : message.substring(colon + 2);
-    }
-
-    private static String rootMessage(Throwable t) {
-        Throwable root = t;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private static <T extends Throwable> T findCause(Throwable failure, Class<T> type) {
