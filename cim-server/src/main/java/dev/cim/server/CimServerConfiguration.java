@@ -5,6 +5,8 @@ import dev.cim.server.account.AccountService;
 import dev.cim.server.chat.ChatCore;
 import dev.cim.server.chat.ChatService;
 import dev.cim.server.chat.Limits;
+import dev.cim.server.chat.group.GroupSettings;
+import dev.cim.server.chat.history.HistorySettings;
 import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.chat.schedule.ScheduleSettings;
@@ -12,6 +14,8 @@ import dev.cim.server.net.CimServer;
 import dev.cim.server.net.ServerTls;
 import dev.cim.server.node.NodeHeartbeat;
 import dev.cim.server.redis.RedisEvictionCheck;
+import dev.cim.server.redis.RedisConversationLog;
+import dev.cim.server.redis.RedisGroupStore;
 import dev.cim.server.redis.RedisInboxStore;
 import dev.cim.server.redis.RedisNodeBus;
 import dev.cim.server.redis.RedisOriginStore;
@@ -101,13 +105,19 @@ class CimServerConfiguration {
                 new RedisInboxStore(cimBytesRedisTemplate, clock::millis, l.inboxMessages(), l.inboxBytes().toBytes(),
                         l.inboxTtl()),
                 presence, new RedisOriginStore(redis, ORIGIN_RETENTION),
-                new RedisScheduledStore(cimBytesRedisTemplate, d.buckets()), bus);
+                new RedisScheduledStore(cimBytesRedisTemplate, d.buckets()), bus,
+                new RedisGroupStore(cimBytesRedisTemplate), new RedisConversationLog(cimBytesRedisTemplate));
+        Duration groupLogs = properties.history().retention().compareTo(l.inboxTtl()) > 0
+                ? properties.history().retention() : l.inboxTtl();
         ChatCore.Settings settings = new ChatCore.Settings(
                 new Limits(l.windowMessages(), l.windowBytes().toBytes(), l.heldMessages(), l.pageSize(),
                         l.pendingPerOrigin(), l.relayTimeout(), l.maxTextLength(), l.messagesPerSecond(),
                         l.messageBurst()),
                 new ScheduleSettings(d.maxDelay(), d.maxPerUser(), d.window(), d.scanInterval(), d.releaseGrace(),
                         d.lease()),
+                new GroupSettings(properties.groups().maxMembers(), properties.groups().maxGroupsPerUser(), groupLogs,
+                        properties.history().maxMessages()),
+                new HistorySettings(properties.history().retention(), properties.history().maxMessages()),
                 properties.heartbeatInterval(), Duration.ofMinutes(10), Duration.ofSeconds(1));
         Platform platform = new Platform(new UserLanes(properties.lanes()), wheel, clock, System::nanoTime, meters);
         return new ChatCore(stores, settings, platform, cimLoginWorkers);

@@ -63,6 +63,8 @@ public record CimServerProperties(
         @DefaultValue Accounts accounts,
         @DefaultValue Limits limits,
         @DefaultValue Delays delays,
+        @DefaultValue Groups groups,
+        @DefaultValue History history,
         @DefaultValue Shutdown shutdown,
         @DefaultValue Tls tls) {
 
@@ -234,6 +236,40 @@ public record CimServerProperties(
                 throw new IllegalArgumentException("cim.server.limits.max-text-length: " + maxTextLength
                         + " (expected: 1 to " + ChatRules.MAX_TEXT_LENGTH + ")");
             }
+        }
+    }
+
+    /**
+     * Groups ({@code #name}): a message to one is kept once, in the group's log, and reaches every
+     * member.
+     *
+     * @param maxMembers       the most members a group may have
+     * @param maxGroupsPerUser the most groups one user may be in
+     */
+    public record Groups(@DefaultValue("1000") int maxMembers, @DefaultValue("100") int maxGroupsPerUser) {
+        public Groups {
+            atLeast(maxMembers, 2, "cim.server.groups.max-members");
+            atLeast(maxGroupsPerUser, 1, "cim.server.groups.max-groups-per-user");
+        }
+    }
+
+    /**
+     * What is kept of conversations: every private conversation and group keeps its messages, in
+     * order, for the user to read back and search. A group's log is also where a member who was away
+     * gets what they missed, so it is kept at least as long as an inbox keeps a message
+     * ({@code limits.inbox-ttl}), even with no history.
+     *
+     * @param retention   how long a message is kept in its conversation's history; 0 keeps no history
+     *                    of private conversations
+     * @param maxMessages the most messages one conversation keeps (the oldest go first)
+     */
+    public record History(@DefaultValue("30d") Duration retention, @DefaultValue("1000000") long maxMessages) {
+        public History {
+            if (retention == null || retention.isNegative()) {
+                throw new IllegalArgumentException("cim.server.history.retention: " + retention
+                        + " (expected: >= 0; 0 keeps no history)");
+            }
+            atLeast(maxMessages, 1, "cim.server.history.max-messages");
         }
     }
 

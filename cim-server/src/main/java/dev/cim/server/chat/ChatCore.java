@@ -1,8 +1,14 @@
 package dev.cim.server.chat;
 
+import dev.cim.common.protocol.proto.NodeMessage;
 import dev.cim.common.wheel.Job;
 import dev.cim.server.account.AccountService;
+import dev.cim.server.chat.group.GroupSettings;
+import dev.cim.server.chat.group.Groups;
+import dev.cim.server.chat.history.History;
+import dev.cim.server.chat.history.HistorySettings;
 import dev.cim.server.chat.origin.Origins;
+import dev.cim.server.chat.platform.KnownUsers;
 import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.routing.Cluster;
 import dev.cim.server.chat.routing.NodeReceiver;
@@ -11,6 +17,8 @@ import dev.cim.server.chat.schedule.ScheduleSettings;
 import dev.cim.server.chat.schedule.Scheduling;
 import dev.cim.server.chat.session.LocalUsers;
 import dev.cim.server.chat.session.Sessions;
+import dev.cim.server.store.ConversationLog;
+import dev.cim.server.store.GroupStore;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.NodeBus;
 import dev.cim.server.store.OriginStore;
@@ -20,6 +28,8 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The chat core of one node, assembled: the {@link ChatService} transports call, and the parts that
@@ -30,11 +40,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ChatCore implements AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(ChatCore.class);
     private static final Duration SEND_RATE_SWEEP = Duration.ofMinutes(1);
 
     /** The ports the core works through. */
     public record Stores(AccountService accounts, InboxStore inbox, PresenceStore presence, OriginStore origins,
-            ScheduledStore scheduled, NodeBus bus) {
+            ScheduledStore scheduled, NodeBus bus, GroupStore groups, ConversationLog logs) {
     }
 
     /**
@@ -43,18 +54,24 @@ public final class ChatCore implements AutoCloseable {
      * @param limits       what one session or origin may hold
      * @param scheduling   how scheduled messages are held and sent
      * @param heartbeat    how often clients ping
+     * @param groups       what groups may hold
+     * @param history      what is kept of conversations
      * @param originsIdle  how long an unused origin stays in memory
      * @param originsFlush how often origin watermarks are written
      */
-    public record Settings(Limits limits, ScheduleSettings scheduling, Duration heartbeat, Duration originsIdle,
-            Duration originsFlush) {
+    public record Settings(Limits limits, ScheduleSettings scheduling, GroupSettings groups, HistorySettings history,
+            Duration heartbeat, Duration originsIdle, Duration originsFlush) {
     }
+
+    /** Recipients remembered as having an account (about 100 bytes each). */
+    private static final int KNOWN_USERS = 100_000;
 
     private final ChatService service;
     private final LocalUsers users;
     private final Platform platform;
     private final Origins origins;
     private final Scheduling scheduling;
+    private final Groups groups;
     private final NodeReceiver receiver;
     private final Settings settings;
     private final AtomicInteger peers = new AtomicInteger();
@@ -71,19 +88,34 @@ public final class ChatCore implements AutoCloseable {
         this.users = new LocalUsers();
         Limits limits = settings.limits();
         Cluster cluster = new Cluster(users, stores.presence(), stores.bus(), peers::get);
+        KnownUsers accounts = new KnownUsers(stores.accounts()::existing, KNOWN_USERS);
         this.origins = new Origins(stores.origins(), platform.nanoTime(), settings.originsIdle());
-        Router router = new Router(cluster, platform.lanes(), stores.inbox(), platform.wheel(), limits.relayTimeout());
-        this.scheduling = new Scheduling(stores.scheduled(), stores.accounts()::existing, router, cluster, platform,
-                settings.scheduling(), limits.maxTextLength());
-        this.receiver = new NodeReceiver(cluster, platform.lanes(), stores.inbox(), router, scheduling::news);
+        this.groups = new Groups(stores.groups(), stores.logs(), accounts, cluster, platform, settings.groups());
+        History history = new History(stores.logs(), stores.groups(), platform, blocking, settings.history());
+        Router router = new Router(cluster, platform, stores.inbox(), limits.relayTimeout(), groups, history.transcript());
+        this.scheduling = new Scheduling(stores.scheduled(), accounts, router, cluster, platform, settings.scheduling(),
+                limits.maxTextLength());
+        this.receiver = new NodeReceiver(cluster, platform.lanes(), stores.inbox(), router, this::fromOtherNode);
         stores.bus().listen(receiver);
         this.sendRate = new SendRate(limits.messagesPerSecond(), limits.messageBurst(), platform.nanoTime());
         ChatMetrics metrics = new ChatMetrics(platform.meters(), users, platform.nanoTime());
-        Sessions sessions = new Sessions(users, platform.lanes()::of, stores.inbox(), limits.session(), metrics.written());
+        Sessions sessions = new Sessions(users, platform.lanes()::of, stores.inbox(), limits.session(), metrics.written(),
+                groups);
         Logins logins = new Logins(stores.accounts(), stores.presence(), origins, sessions, blocking, metrics,
                 new LoginTerms(settings.heartbeat(), limits.maxTextLength(), scheduling.maxDelay()));
-        this.service = new ChatService(logins, new Sends(router, sendRate, limits, metrics, platform.clock()), scheduling,
+        Sends sends = new Sends(router, sendRate, limits, metrics, platform.clock());
+        this.service = new ChatService(logins, new ChatService.Parts(sends, scheduling, groups, history),
                 stores.presence(), blocking, platform.clock());
+    }
+
+    /** What another node sent that the parts above routing handle. */
+    private void fromOtherNode(NodeMessage message) {
+        switch (message.getKindCase()) {
+            case NEWS -> scheduling.news(message.getNews());
+            case GROUP_POST -> groups.heard(message.getGroupPost());
+            case GROUP_CHANGED -> groups.heard(message.getGroupChanged());
+            default -> log.debug("Ignoring a {} from node {}", message.getKindCase(), message.getFromNode());
+        }
     }
 
     public ChatService service() {
@@ -108,6 +140,7 @@ public final class ChatCore implements AutoCloseable {
     public void start() {
         origins.start(settings.originsFlush());
         scheduling.start();
+        groups.start();
         forgetIdleSendRates();
     }
 
@@ -139,6 +172,7 @@ public final class ChatCore implements AutoCloseable {
         scheduling.close();
         receiver.close();
         platform.lanes().close(10_000);
+        groups.close();
         origins.close();
     }
 }

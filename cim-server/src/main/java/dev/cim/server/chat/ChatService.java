@@ -4,6 +4,8 @@ import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.Login;
+import dev.cim.server.chat.group.Groups;
+import dev.cim.server.chat.history.History;
 import dev.cim.server.chat.schedule.ScheduledRequests;
 import dev.cim.server.chat.session.Connection;
 import dev.cim.server.chat.session.Session;
@@ -16,7 +18,7 @@ import java.util.concurrent.Executor;
  * The chat core as a transport sees it: a connection logs in, then every frame it sends is handed
  * here, and its closing is reported here. Nothing in it knows Netty or Redis; a transport decodes
  * frames and calls in, the stores sit behind ports. Each request goes to the part that serves it:
- * {@link Logins}, {@link Sends}, {@link ScheduledRequests}.
+ * {@link Logins}, {@link Sends}, {@link ScheduledRequests}, {@link Groups}, {@link History}.
  *
  * <h3>Threads</h3>
  * Calls come on the connection's owner thread and never block it: password hashing and other
@@ -36,18 +38,25 @@ public final class ChatService {
         void refused(String reason);
     }
 
+    /** The parts that serve a logged-in client's requests. */
+    record Parts(Sends sends, ScheduledRequests scheduled, Groups groups, History history) {
+    }
+
     private final Logins logins;
     private final Sends sends;
     private final ScheduledRequests scheduled;
+    private final Groups groups;
+    private final History history;
     private final PresenceStore presence;
     private final Executor blocking;
     private final Clock clock;
 
-    ChatService(Logins logins, Sends sends, ScheduledRequests scheduled, PresenceStore presence, Executor blocking,
-            Clock clock) {
+    ChatService(Logins logins, Parts parts, PresenceStore presence, Executor blocking, Clock clock) {
         this.logins = logins;
-        this.sends = sends;
-        this.scheduled = scheduled;
+        this.sends = parts.sends();
+        this.scheduled = parts.scheduled();
+        this.groups = parts.groups();
+        this.history = parts.history();
         this.presence = presence;
         this.blocking = blocking;
         this.clock = clock;
@@ -81,20 +90,29 @@ public final class ChatService {
             }
             case PING -> connection.send(Envelopes.pong(envelope, clock.millis()));
             case ONLINE_USERS_REQUEST -> onlineUsers(connection, id);
-            case SCHEDULE -> {
-                Envelope refusal = sends.tooFast(session, id, "not scheduled");
-                if (refusal != null) {
-                    connection.send(refusal);
-                } else {
-                    scheduled.handle(session, envelope);
-                }
-            }
+            case SCHEDULE -> unlessTooFast(session, id, "not scheduled", () -> scheduled.handle(session, envelope));
             case EDIT, CANCEL, RELEASE, LIST_SCHEDULED -> scheduled.handle(session, envelope);
+            case GROUP_REQUEST -> unlessTooFast(session, id, "not done", () -> groups.handle(session, id,
+                    envelope.getGroupRequest()));
+            case HISTORY_REQUEST -> unlessTooFast(session, id, "not read", () -> history.page(session, id,
+                    envelope.getHistoryRequest()));
+            case SEARCH_REQUEST -> unlessTooFast(session, id, "not searched", () -> history.search(session, id,
+                    envelope.getSearchRequest()));
             case LOGIN -> connection.send(Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "already logged in as "
                     + session.user() + " (expected: one Login per connection; to log in as another user, connect again)",
                     false));
             default -> connection.send(Envelopes.error(id, ErrorReply.Code.BAD_REQUEST,
                     "the server does not accept " + envelope.getKindCase() + " from clients", false));
+        }
+    }
+
+    /** Runs {@code request}, unless its user is sending requests faster than allowed (then says so). */
+    private void unlessTooFast(Session session, long id, String notDone, Runnable request) {
+        Envelope refusal = sends.tooFast(session, id, notDone);
+        if (refusal != null) {
+            session.connection().send(refusal);
+        } else {
+            request.run();
         }
     }
 

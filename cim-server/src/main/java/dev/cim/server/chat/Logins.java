@@ -94,30 +94,33 @@ final class Logins {
     }
 
     /** On the user's lane: loads the origin and the node list, then opens the session on the owner. */
-    private void attach(Connection connection, ChatService.LoginListener listener, LoginOutcome.Accepted accepted, long originId) {
+    private void attach(Connection connection, ChatService.LoginListener listener, LoginOutcome.Accepted accepted,
+            long originId) {
         String user = accepted.user();
         Origin origin;
         List<String> nodes;
+        List<String> groups;
         try {
             origin = origins.get(user, originId);
             nodes = nodeAddresses();
+            groups = sessions.groupsLoggingIn(user);
         } catch (RuntimeException e) {
             log.error("Login of {} failed: {}", user, e.toString());
             connection.owner().execute(() -> refuse(connection, listener, user,
                     StoreFullException.describe(e) + "; try again", 0));
             return;
         }
-        connection.owner().execute(() -> open(connection, listener, accepted, origin, nodes));
+        connection.owner().execute(() -> open(connection, listener, accepted, origin, nodes, groups));
     }
 
-    private void open(Connection connection, ChatService.LoginListener listener, LoginOutcome.Accepted accepted, Origin origin,
-            List<String> nodes) {
+    private void open(Connection connection, ChatService.LoginListener listener, LoginOutcome.Accepted accepted,
+            Origin origin, List<String> nodes, List<String> groups) {
         if (!connection.isOpen()) {
             return;
         }
         String user = accepted.user();
         boolean created = accepted.created();
-        Session session = sessions.open(user, origin.id(), connection, closed -> closed(closed, origin));
+        Session session = sessions.open(user, origin.id(), connection, groups, closed -> closed(closed, origin));
         Session previous = origins.attach(origin, session);
         listener.loggedIn(new ClientSession(session, origin));
         Envelope welcome = Envelopes.loginAccepted(LoginResult.newBuilder()
@@ -152,7 +155,8 @@ final class Logins {
         session.start();
     }
 
-    private void refuse(Connection connection, ChatService.LoginListener listener, String user, String reason, long retryAfterMillis) {
+    private void refuse(Connection connection, ChatService.LoginListener listener, String user, String reason,
+            long retryAfterMillis) {
         metrics.loginRefused();
         log.warn("Login of '{}' from {} refused: {}", UserNames.isValid(user) ? user : "(invalid name)",
                 connection.remote(), reason);

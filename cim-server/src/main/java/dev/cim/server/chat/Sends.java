@@ -134,7 +134,8 @@ final class Sends {
             }
             Envelope answer = failure != null
                     ? Envelopes.error(tracker.sequence(), failure.code(), failure.reason(), false)
-                    : Envelopes.receipt(tracker.sequence(), Receipt.Outcome.STORED, tracker.messageId(), sessions,
+                    : Envelopes.receipt(tracker.sequence(), ChatRules.isGroup(tracker.recipient())
+                            ? Receipt.Outcome.POSTED : Receipt.Outcome.STORED, tracker.messageId(), sessions,
                             tracker.recipient(), false);
             origin.answered(tracker.sequence(), answer);
             if (current != null) {

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What other nodes send this one, handled on a thread of its own, in the order it came: relayed
  * messages are delivered to the sessions here (and answered once those acknowledged, or stored),
- * answers to this node's relays settle them, pokes make sessions read their inbox, news about
- * scheduled messages goes to the user's sessions here.
+ * answers to this node's relays settle them, pokes make sessions read their inbox; the rest (news
+ * about scheduled messages, groups' posts and changes) goes to the parts above.
  */
 public final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable {
 
@@ -32,21 +32,22 @@ public final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable 
     private final UserLanes lanes;
     private final InboxStore inbox;
     private final Router router;
-    private final Consumer<NodeMessage.UserNews> news;
+    private final Consumer<NodeMessage> above;
     private final ExecutorService thread;
     private final RouteGate gate = new RouteGate();
 
     /**
-     * @param news where news about a user's scheduled messages goes (to their sessions here)
+     * @param above what the parts above routing handle (news of scheduled messages, groups' posts and
+     *              changes), on this receiver's thread
      */
     public NodeReceiver(Cluster cluster, UserLanes lanes, InboxStore inbox, Router router,
-            Consumer<NodeMessage.UserNews> news) {
+            Consumer<NodeMessage> above) {
         this.cluster = cluster;
         this.users = cluster.users();
         this.lanes = lanes;
         this.inbox = inbox;
         this.router = router;
-        this.news = news;
+        this.above = above;
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "cim-node-receiver");
             t.setDaemon(true);
@@ -73,8 +74,7 @@ public final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable 
             case RELAY -> relay(message.getFromNode(), message.getRelay());
             case RESOLVED -> router.relays().resolved(message.getFromNode(), message.getResolved());
             case POKE -> router.pokeHere(message.getPoke().getUser());
-            case NEWS -> news.accept(message.getNews());
-            default -> log.debug("Ignoring a {} from node {}", message.getKindCase(), message.getFromNode());
+            default -> above.accept(message);
         }
     }
 

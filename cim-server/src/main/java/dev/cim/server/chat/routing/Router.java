@@ -4,7 +4,7 @@ import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.NodeMessage;
-import dev.cim.common.wheel.DelayScheduler;
+import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.chat.session.Delivery;
 import dev.cim.server.chat.session.LocalUsers;
@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * Takes each accepted message to everyone it is for, counting every part toward its receipt.
  *
  * <ul>
+ *   <li>A message to a group ({@code #name}) goes to the groups' part of the core ({@link GroupPosts}),
+ *       which keeps it in the group's log and delivers it to the members.</li>
  *   <li>A message to {@value ChatRules#EVERYONE} goes to every session online, here and on the other
  *       nodes, but the one that sent it.</li>
  *   <li>A private message goes to every session of the recipient, here and on other nodes, and to
@@ -56,6 +58,8 @@ public final class Router {
     private final UserLanes lanes;
     private final InboxStore inbox;
     private final Relays relays;
+    private final GroupPosts groups;
+    private final Transcript transcript;
     /** Recipients with a relay unsettled; read on any thread, changed on the recipient's lane only. */
     private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
 
@@ -68,13 +72,18 @@ public final class Router {
     /**
      * @param relayTimeout how long a relay to another node may wait for its answer before the
      *                     message is stored in the recipient's inbox instead
+     * @param groups       where messages to groups go
+     * @param transcript   where each private message routed is noted, in order
      */
-    public Router(Cluster cluster, UserLanes lanes, InboxStore inbox, DelayScheduler wheel, Duration relayTimeout) {
+    public Router(Cluster cluster, Platform platform, InboxStore inbox, Duration relayTimeout, GroupPosts groups,
+            Transcript transcript) {
         this.cluster = cluster;
+        this.groups = groups;
+        this.transcript = transcript;
         this.users = cluster.users();
-        this.lanes = lanes;
+        this.lanes = platform.lanes();
         this.inbox = inbox;
-        this.relays = new Relays(cluster, wheel, relayTimeout, this::storeUnanswered);
+        this.relays = new Relays(cluster, platform.wheel(), relayTimeout, this::storeUnanswered);
     }
 
     /** The relays to other nodes waiting for their answers. */
@@ -89,8 +98,14 @@ public final class Router {
      * @param gate the source's gate
      */
     public void route(Chat chat, Tracker tracker, Session from, RouteGate gate) {
-        Delivery delivery = Delivery.of(chat, tracker);
         String to = chat.getRecipient();
+        if (ChatRules.isGroup(to)) {
+            tracker.expect();
+            groups.post(chat, tracker, from);
+            tracker.seal();
+            return;
+        }
+        Delivery delivery = Delivery.of(chat, tracker);
         if (ChatRules.EVERYONE.equals(to)) {
             broadcast(delivery, from, gate);
             tracker.seal();
@@ -110,6 +125,9 @@ public final class Router {
         }
         UserEntry entry = users.get(to);
         int here = entry == null ? -1 : entry.offer(delivery, from, true);
+        if (here > 0 || to.equals(sender)) {
+            transcript.record(chat);
+        }
         if (to.equals(sender) || (here > 0 && cluster.alone())) {
             tracker.seal(); // to oneself: their other terminals only
             return;
@@ -196,6 +214,7 @@ public final class Router {
         try {
             UserEntry entry = users.get(to);
             if (entry != null && entry.offer(delivery, from, true) > 0) {
+                transcript.record(delivery.chat());
                 if (!cluster.alone()) {
                     relayElsewhere(delivery);
                 }
@@ -203,6 +222,9 @@ public final class Router {
                 return;
             }
             InboxStore.Offer offer = inbox.storeIfOffline(to, delivery.chat());
+            if (offer instanceof InboxStore.Offer.Stored || offer instanceof InboxStore.Offer.Online) {
+                transcript.record(delivery.chat());
+            }
             if (offer instanceof InboxStore.Offer.Stored) {
                 tracker.stored();
             } else if (offer instanceof InboxStore.Offer.Online online) {

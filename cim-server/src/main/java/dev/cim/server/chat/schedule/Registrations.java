@@ -5,6 +5,7 @@ import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange;
+import dev.cim.server.chat.platform.KnownUsers;
 import dev.cim.server.chat.platform.LaneBatches;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.chat.session.Replies;

@@ -8,6 +8,7 @@ import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.NodeMessage;
 import dev.cim.common.protocol.proto.Schedule;
 import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.server.chat.platform.KnownUsers;
 import dev.cim.server.chat.platform.Periodic;
 import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.routing.Cluster;
@@ -15,10 +16,7 @@ import dev.cim.server.chat.routing.Router;
 import dev.cim.server.chat.session.Session;
 import dev.cim.server.store.ScheduledStore;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Scheduled messages, held by the server: registered durably when a client schedules one, listed,
@@ -62,9 +60,6 @@ import java.util.function.Function;
  */
 public final class Scheduling implements ScheduledRequests, AutoCloseable {
 
-    /** Recipients remembered as having an account (about 100 bytes each). */
-    private static final int KNOWN_USERS = 100_000;
-
     private final ScheduleSettings settings;
     private final ScheduleChecks checks;
     private final ServerTimers timers;
@@ -79,11 +74,11 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
     private final ScheduleMetrics metrics;
 
     /**
-     * @param accountsExisting those of the names given that have an account, in one round trip
-     * @param maxTextLength    the most characters in a message's text
+     * @param accounts      which recipients have an account
+     * @param maxTextLength the most characters in a message's text
      */
-    public Scheduling(ScheduledStore store, Function<Collection<String>, Set<String>> accountsExisting, Router router,
-            Cluster cluster, Platform platform, ScheduleSettings settings, int maxTextLength) {
+    public Scheduling(ScheduledStore store, KnownUsers accounts, Router router, Cluster cluster, Platform platform,
+            ScheduleSettings settings, int maxTextLength) {
         this.settings = settings;
         this.checks = new ScheduleChecks(platform.clock(), settings.maxDelay(), maxTextLength);
         this.news = new ScheduleNews(cluster);
@@ -92,7 +87,7 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
         this.timers = new ServerTimers(platform.wheel(), platform.clock(), settings, cluster, this::due);
         this.scan = new ScheduleScan(store, platform.clock(), settings, timers::hold);
         this.metrics = new ScheduleMetrics(platform.meters(), timers::size, scan::stored);
-        this.registrations = new Registrations(store, new KnownUsers(accountsExisting, KNOWN_USERS), platform.lanes(),
+        this.registrations = new Registrations(store, accounts, platform.lanes(),
                 timers, news, settings.maxPerUser());
         this.changes = new Changes(store, platform.lanes(), timers, news);
         this.firing = new Firing(router, platform.clock(), metrics,

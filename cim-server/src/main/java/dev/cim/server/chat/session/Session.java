@@ -3,9 +3,12 @@ package dev.cim.server.chat.session;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.store.InboxStore;
+import dev.cim.server.store.LogPosition;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -71,11 +74,17 @@ public final class Session {
     private State state = State.CATCHING_UP;
     private final Window window = new Window();
     private final ArrayDeque<Delivery> held = new ArrayDeque<>();
+    /** Each group's last message written here: its position in the group's log. */
+    private final Map<String, String> groupsWritten = new HashMap<>();
     private boolean goneLive;
     /** While reading is paused: true once it may resume. */
     private BooleanSupplier mayResume;
 
-    Session(long id, String user, long origin, Connection connection, Sessions node, Consumer<Session> onClosed) {
+    /**
+     * @param groups the user's groups, whose logs the session reads after the inbox
+     */
+    Session(long id, String user, long origin, Connection connection, Sessions node, List<String> groups,
+            Consumer<Session> onClosed) {
         this.id = id;
         this.user = user;
         this.origin = origin;
@@ -84,11 +93,11 @@ public final class Session {
         this.onClosed = onClosed;
         this.handoff = new Handoff(connection.owner(), this::drain);
         this.writer = new InboxWriter(user, node.inbox(), node.laneOf(user));
-        this.reader = new InboxReader(user, node.inbox(), node.laneOf(user), connection.owner(), node.limits(),
-                new InboxReader.Pages() {
+        this.reader = new InboxReader(user, node.inbox(), node.groupLogs(), groups, node.laneOf(user),
+                connection.owner(), node.limits(), new InboxReader.Pages() {
                     @Override
-                    public void read(List<InboxStore.Entry> page, int asked) {
-                        pageRead(page, asked);
+                    public void read(List<InboxReader.Read> page, boolean more) {
+                        pageRead(page, more);
                     }
 
                     @Override
@@ -169,7 +178,7 @@ public final class Session {
             // after, but should anything, it goes where the rest went rather than nowhere.
             List<Delivery> late = new ArrayList<>();
             for (Delivery delivery; (delivery = handoff.poll()) != null; ) {
-                if (delivery != POKE) {
+                if (delivery != POKE && delivery.position() == null) {
                     late.add(delivery);
                 }
             }
@@ -216,8 +225,11 @@ public final class Session {
             return false;
         }
         if (state == State.LIVE) {
-            write(delivery, null);
-            return true;
+            if (isNew(delivery)) {
+                write(delivery, null);
+                return true;
+            }
+            return false;
         }
         held.add(delivery);
         if (held.size() > node.limits().heldMessages()) {
@@ -261,23 +273,43 @@ public final class Session {
         }
     }
 
-    private void pageRead(List<InboxStore.Entry> page, int asked) {
+    private void pageRead(List<InboxReader.Read> page, boolean more) {
         if (state != State.CATCHING_UP) {
             return;
         }
-        for (InboxStore.Entry entry : page) {
-            write(Delivery.of(entry.chat(), null), entry);
-            reader.advance(entry);
+        for (InboxReader.Read read : page) {
+            if (read.inboxEntry() != null || isNew(read.delivery())) {
+                write(read.delivery(), read.inboxEntry());
+            }
+            reader.advance(read);
             if (state != State.CATCHING_UP) {
                 return;
             }
         }
         flush();
-        if (reader.mayHaveMore(page.size(), asked)) {
+        if (more) {
             catchUp(); // more to read, or stored since this page was asked for
         } else {
             goLive();
         }
+    }
+
+    /**
+     * False for a message to a group at or before the last one of that group written here: a
+     * message posted while the session read the group's log reaches it both ways, and is written once.
+     */
+    private boolean isNew(Delivery delivery) {
+        String position = delivery.position();
+        if (position == null) {
+            return true;
+        }
+        String group = delivery.group();
+        String last = groupsWritten.get(group);
+        if (last != null && LogPosition.compare(position, last) <= 0) {
+            return false;
+        }
+        groupsWritten.put(group, position);
+        return true;
     }
 
     private void goLive() {
@@ -287,7 +319,9 @@ public final class Session {
             node.counter().caughtUp(window.writtenFromInbox());
         }
         for (Delivery delivery; (delivery = held.poll()) != null; ) {
-            write(delivery, null);
+            if (isNew(delivery)) {
+                write(delivery, null);
+            }
             if (state != State.LIVE) {
                 return;
             }
@@ -297,7 +331,12 @@ public final class Session {
 
     /** Stores the held messages behind what is being read, so that memory stays bounded. */
     private void storeHeld() {
-        List<Delivery> storing = new ArrayList<>(held);
+        List<Delivery> storing = new ArrayList<>(held.size());
+        for (Delivery delivery : held) {
+            if (delivery.position() == null) {
+                storing.add(delivery); // a group's message is in the group's log, read after the inbox
+            }
+        }
         held.clear();
         reader.storedBehind();
         writer.store(storing, () -> { });
@@ -309,13 +348,14 @@ public final class Session {
      * @return false when the number is impossible (more than was written, or less than before)
      */
     public boolean acknowledged(long received) {
-        List<InboxStore.Entry> fromInbox = window.acknowledge(received);
-        if (fromInbox == null) {
+        Window.Acknowledged done = window.acknowledge(received);
+        if (done == null) {
             return false;
         }
-        if (!fromInbox.isEmpty()) {
-            writer.remove(fromInbox);
+        if (!done.fromInbox().isEmpty()) {
+            writer.remove(done.fromInbox());
         }
+        done.groups().forEach((group, position) -> node.groupLogs().acknowledged(group, user, position));
         if (state == State.CATCHING_UP && reader.isWanted()) {
             catchUp();
         }
@@ -379,11 +419,13 @@ public final class Session {
         List<Delivery> storing = window.takeLive();
         storing.addAll(held);
         held.clear();
+        // A group's message waits in the group's log, behind the member's cursor: not in the inbox.
+        storing.removeIf(delivery -> delivery.position() != null);
         // Leaving and queueing the store happen under the user's entry lock: a message routed once
         // the session is gone is stored on the lane behind these, never ahead of them.
         node.users().remove(this, () -> {
             for (Delivery delivery; (delivery = handoff.poll()) != null; ) {
-                if (delivery != POKE) {
+                if (delivery != POKE && delivery.position() == null) {
                     storing.add(delivery);
                 }
             }

@@ -1,6 +1,7 @@
 package dev.cim.server.chat.session;
 
 import dev.cim.server.store.InboxStore;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -17,6 +18,7 @@ public final class Sessions {
     private final InboxStore inbox;
     private final SessionLimits limits;
     private final WriteCounter counter;
+    private final GroupLogs groupLogs;
     private final AtomicLong lastId = new AtomicLong();
 
     /**
@@ -24,11 +26,21 @@ public final class Sessions {
      */
     public Sessions(LocalUsers users, Function<String, Executor> lanes, InboxStore inbox, SessionLimits limits,
             WriteCounter counter) {
+        this(users, lanes, inbox, limits, counter, GroupLogs.NONE);
+    }
+
+    /**
+     * @param lanes     each user's lane ({@code UserLanes::of}), where their store work runs in order
+     * @param groupLogs the logs of the users' groups, read after their inbox
+     */
+    public Sessions(LocalUsers users, Function<String, Executor> lanes, InboxStore inbox, SessionLimits limits,
+            WriteCounter counter, GroupLogs groupLogs) {
         this.users = users;
         this.lanes = lanes;
         this.inbox = inbox;
         this.limits = limits;
         this.counter = counter;
+        this.groupLogs = groupLogs;
     }
 
     /**
@@ -38,7 +50,16 @@ public final class Sessions {
      * @param onClosed told on the session's owner thread once everything it held is stored
      */
     public Session open(String user, long origin, Connection connection, Consumer<Session> onClosed) {
-        return new Session(lastId.incrementAndGet(), user, origin, connection, this, onClosed);
+        return open(user, origin, connection, List.of(), onClosed);
+    }
+
+    /**
+     * {@link #open(String, long, Connection, Consumer)} for a user in {@code groups}, whose logs the
+     * session reads after the inbox.
+     */
+    public Session open(String user, long origin, Connection connection, List<String> groups,
+            Consumer<Session> onClosed) {
+        return new Session(lastId.incrementAndGet(), user, origin, connection, this, List.copyOf(groups), onClosed);
     }
 
     public LocalUsers users() {
@@ -60,5 +81,14 @@ public final class Sessions {
 
     WriteCounter counter() {
         return counter;
+    }
+
+    GroupLogs groupLogs() {
+        return groupLogs;
+    }
+
+    /** {@code user}'s groups, delivered to their sessions here from now on; blocks (see {@link GroupLogs#loggingIn}). */
+    public List<String> groupsLoggingIn(String user) {
+        return groupLogs.loggingIn(user);
     }
 }

@@ -3,7 +3,9 @@ package dev.cim.server.chat.session;
 import dev.cim.server.store.InboxStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A session's window: the messages written to its client and not yet acknowledged, in the order
@@ -16,6 +18,15 @@ final class Window {
 
     /** A message written and not yet acknowledged; {@code inboxEntry} is set when it came from the inbox. */
     private record Sent(Delivery delivery, InboxStore.Entry inboxEntry) {
+    }
+
+    /**
+     * What an acknowledgement settled beyond the live messages' receipts.
+     *
+     * @param fromInbox the inbox entries among them, to remove
+     * @param groups    for each group with messages among them, the position of the last
+     */
+    record Acknowledged(List<InboxStore.Entry> fromInbox, Map<String, String> groups) {
     }
 
     private final ArrayDeque<Sent> sent = new ArrayDeque<>();
@@ -54,28 +65,35 @@ final class Window {
      * The client acknowledged {@code received} messages in all on this connection: settles the live
      * ones among them.
      *
-     * @return the inbox entries among them, to remove (empty when none), or null when the number is
-     *         impossible (more than was written, or less than before)
+     * @return what else they settle, or null when the number is impossible (more than was written, or
+     *         less than before)
      */
-    List<InboxStore.Entry> acknowledge(long received) {
+    Acknowledged acknowledge(long received) {
         if (received > written || received < acknowledged) {
             return null;
         }
         List<InboxStore.Entry> fromInbox = List.of();
+        Map<String, String> groups = Map.of();
         for (long n = acknowledged; n < received; n++) {
             Sent done = sent.poll();
-            bytes -= done.delivery().bytes();
+            Delivery delivery = done.delivery();
+            bytes -= delivery.bytes();
             if (done.inboxEntry() != null) {
                 if (fromInbox.isEmpty()) {
                     fromInbox = new ArrayList<>();
                 }
                 fromInbox.add(done.inboxEntry());
-            } else if (done.delivery().tracker() != null) {
-                done.delivery().tracker().delivered();
+            } else if (delivery.position() != null) {
+                if (groups.isEmpty()) {
+                    groups = new HashMap<>();
+                }
+                groups.put(delivery.group(), delivery.position()); // written in order: the last is the furthest
+            } else if (delivery.tracker() != null) {
+                delivery.tracker().delivered();
             }
         }
         acknowledged = received;
-        return fromInbox;
+        return new Acknowledged(fromInbox, groups);
     }
 
     /**

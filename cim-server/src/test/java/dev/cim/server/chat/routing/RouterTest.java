@@ -11,6 +11,7 @@ import dev.cim.server.chat.fakes.FakeConnection;
 import dev.cim.server.chat.fakes.ListInbox;
 import dev.cim.server.chat.fakes.MapPresence;
 import dev.cim.server.chat.fakes.RecordingBus;
+import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.chat.session.LocalUsers;
 import dev.cim.server.chat.session.Session;
@@ -18,6 +19,8 @@ import dev.cim.server.chat.session.SessionLimits;
 import dev.cim.server.chat.session.Sessions;
 import dev.cim.server.chat.session.Tracker;
 import dev.cim.server.chat.session.WriteCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +71,8 @@ class RouterTest {
     private void router(Duration relayTimeout) {
         Cluster cluster = new Cluster(users, new MapPresence(HERE, where, Map.of(HERE, "127.0.0.1:1", THERE,
                 "127.0.0.1:2")), bus, () -> 1);
-        router = new Router(cluster, lanes, inbox, wheel, relayTimeout);
+        router = new Router(cluster, new Platform(lanes, wheel, Clock.systemUTC(), System::nanoTime,
+                new SimpleMeterRegistry()), inbox, relayTimeout, GroupPosts.NONE, Transcript.NONE);
         relays = router.relays();
     }
 

@@ -13,10 +13,13 @@ import dev.cim.server.chat.fakes.ListInbox;
 import dev.cim.server.chat.fakes.MapPresence;
 import dev.cim.server.chat.fakes.MapScheduledStore;
 import dev.cim.server.chat.fakes.RecordingBus;
+import dev.cim.server.chat.platform.KnownUsers;
 import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.chat.routing.Cluster;
+import dev.cim.server.chat.routing.GroupPosts;
 import dev.cim.server.chat.routing.Router;
+import dev.cim.server.chat.routing.Transcript;
 import dev.cim.server.chat.session.LocalUsers;
 import dev.cim.server.chat.session.Session;
 import dev.cim.server.chat.session.SessionLimits;
@@ -50,9 +53,11 @@ class SchedulingTest {
     private final MapPresence presence = new MapPresence("here", Map.of(), Map.of("here", "127.0.0.1:1"));
     private final RecordingBus bus = new RecordingBus();
     private final Cluster cluster = new Cluster(users, presence, bus, () -> 0);
-    private final Router router = new Router(cluster, lanes, inbox, wheel, Duration.ofSeconds(1));
-    private final Scheduling scheduling = new Scheduling(store, users -> Set.copyOf(users), router, cluster,
-            new Platform(lanes, wheel, clock, System::nanoTime, new SimpleMeterRegistry()),
+    private final Platform platform = new Platform(lanes, wheel, clock, System::nanoTime, new SimpleMeterRegistry());
+    private final Router router = new Router(cluster, platform, inbox, Duration.ofSeconds(1), GroupPosts.NONE,
+            Transcript.NONE);
+    private final Scheduling scheduling = new Scheduling(store, new KnownUsers(users -> Set.copyOf(users), 100),
+            router, cluster, platform,
             new ScheduleSettings(Duration.ofDays(400), 1000, Duration.ofHours(1), Duration.ofMillis(50),
                     Duration.ofSeconds(2), LEASE),
             4000);

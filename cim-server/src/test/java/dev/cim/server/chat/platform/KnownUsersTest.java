@@ -1,4 +1,4 @@
-package dev.cim.server.chat.schedule;
+package dev.cim.server.chat.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.cim.server.chat.schedule;
+package dev.cim.server.chat.platform;
 
 import java.util.Collection;
 import java.util.HashSet;
@@ -13,7 +13,7 @@ import java.util.function.Function;
  * again next time (the account may have been created meanwhile). Memory is bounded: past
  * {@code capacity} names it starts over. Thread-safe.
  */
-final class KnownUsers {
+public final class KnownUsers {
 
     private final Function<Collection<String>, Set<String>> existing;
     private final int capacity;
@@ -23,7 +23,7 @@ final class KnownUsers {
      * @param existing those of the names given that have an account, in one round trip; may block, may throw
      * @param capacity the most names remembered
      */
-    KnownUsers(Function<Collection<String>, Set<String>> existing, int capacity) {
+    public KnownUsers(Function<Collection<String>, Set<String>> existing, int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity: " + capacity + " (expected: >= 1)");
         }
@@ -35,7 +35,7 @@ final class KnownUsers {
      * Those of {@code users} (canonical names) that have no account; empty, without asking the store,
      * when all are known. Blocks on the store, once, when some of them are not known yet.
      */
-    Set<String> withoutAccount(Collection<String> users) {
+    public Set<String> withoutAccount(Collection<String> users) {
         Set<String> unknown = null;
         for (String user : users) {
             if (!known.contains(user)) {
