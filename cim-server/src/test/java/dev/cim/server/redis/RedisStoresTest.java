@@ -9,7 +9,7 @@ import dev.cim.server.store.AccountStore;
 import dev.cim.server.store.AttemptCounters;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.ScheduledStore;
-import dev.cim.server.support.FreePort;
+import dev.cim.testkit.Ports;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +40,7 @@ class RedisStoresTest {
 
     @BeforeAll
     static void start() {
-        redis = new EmbeddedRedisServer(FreePort.next(), dataDir, "everysec");
+        redis = new EmbeddedRedisServer(Ports.free(), dataDir, "everysec");
         redis.start();
         RedisStandaloneConfiguration where = new RedisStandaloneConfiguration("127.0.0.1", redis.port());
         where.setPassword(redis.password());

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cim.server.support.FreePort;
 import dev.cim.server.support.RawRedis;
+import dev.cim.testkit.Ports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +40,7 @@ class EmbeddedRedisLockdownTest {
     }
 
     private EmbeddedRedisServer redis(String executable) {
-        return new EmbeddedRedisServer(FreePort.next(), dataDir,
+        return new EmbeddedRedisServer(Ports.free(), dataDir,
                 new EmbeddedRedisServer.Options("everysec", executable, MAXMEMORY));
     }
 
@@ -131,7 +131,7 @@ class EmbeddedRedisLockdownTest {
     void dataOfTheBundled62_isReadByRedis7_whenOneIsInstalledLater() throws IOException {
         RedisExecutable preferred = RedisExecutable.resolve("").executable();
         assumeTrue(preferred.version().atLeast7(), "needs a redis-server 7 on the PATH (apt-get install redis-server)");
-        int port = FreePort.next();
+        int port = Ports.free();
         try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir,
                 new EmbeddedRedisServer.Options("everysec", RedisExecutable.BUNDLED, MAXMEMORY))) {
             redis.start();
@@ -150,7 +150,7 @@ class EmbeddedRedisLockdownTest {
     void olderBinary_onDataOfRedis7_refusesToStartRatherThanStartEmpty() throws IOException {
         RedisExecutable preferred = RedisExecutable.resolve("").executable();
         assumeTrue(preferred.version().atLeast7(), "needs a redis-server 7 on the PATH (apt-get install redis-server)");
-        int port = FreePort.next();
+        int port = Ports.free();
         try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir,
                 new EmbeddedRedisServer.Options("everysec", preferred.path().toString(), MAXMEMORY))) {
             redis.start();
