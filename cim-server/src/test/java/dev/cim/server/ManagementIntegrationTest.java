@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.Recipient;
+import dev.cim.client.core.Recorder;
 import dev.cim.server.redis.embedded.EmbeddedRedisServer;
-import dev.cim.server.support.Recorder;
 import dev.cim.server.support.TestServer;
 import dev.cim.testkit.Ports;
 import java.io.IOException;
