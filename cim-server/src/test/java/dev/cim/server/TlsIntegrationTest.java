@@ -12,6 +12,7 @@ import dev.cim.client.core.ClientTls;
 import dev.cim.client.core.ConnectionEvent;
 import dev.cim.client.core.Recipient;
 import dev.cim.client.core.Recorder;
+import dev.cim.client.core.SendReceipt;
 import dev.cim.common.tls.SelfSignedCertificate;
 import dev.cim.common.tls.TlsProvider;
 import dev.cim.server.net.PlaintextRefusedException;
@@ -19,6 +20,7 @@ import dev.cim.server.redis.RedisKeys;
 import dev.cim.server.support.SharedServer;
 import dev.cim.server.support.TestServer;
 import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.io.InputStream;
@@ -105,30 +107,42 @@ class TlsIntegrationTest {
     }
 
     @Test
-    void everyProviderPairing_speaksToTheOther() throws IOException {
-        // The server above uses OpenSSL where it loads; this one the JDK's.
+    void everyProviderPairing_speaksToTheOther() {
+        // The shared server uses OpenSSL where it loads; this one the JDK's.
         try (TestServer jdkServer = TestServer.start(
                 "--cim.server.tls.certificate=" + trusted,
                 "--cim.server.tls.private-key=" + dir.resolve("server-key.pem"),
                 "--cim.server.tls.provider=jdk")) {
             for (TestServer s : List.of(server, jdkServer)) {
-                for (TlsProvider provider : OpenSsl.isAvailable() ? List.of(TlsProvider.JDK, TlsProvider.OPENSSL)
-                        : List.of(TlsProvider.JDK)) {
-                    Recorder recorder = new Recorder();
-                    CimClient client = s.client(s.builder(shared.name("p" + provider.ordinal()), recorder)
-                            .tls(ClientTls.create(trusted, provider)));
-                    client.connect().join();
-                    client.send(Recipient.user(shared.name("p" + provider.ordinal())), "to myself by " + provider).join();
-                    client.close();
+                Recorder receiver = new Recorder();
+                s.client(s.builder(shared.name("r"), receiver).tls(ClientTls.trusting(trusted))).connect().join();
+                for (TlsProvider provider : clientProviders()) {
+                    String pairing = provider + " client, " + (s == server ? "default" : "JDK") + " server";
+                    AtomicReference<SslHandler> tls = new AtomicReference<>();
+                    CimClient sender = s.client(s.builder(shared.name("p" + provider.ordinal()), new Recorder())
+                            .tls(ClientTls.create(trusted, provider))
+                            .beforeCodec(channel -> tls.set(channel.pipeline().get(SslHandler.class))));
+                    sender.connect().join();
+
+                    SendReceipt receipt = sender.send(Recipient.user(shared.name("r")), "from the " + pairing).join();
+
+                    assertThat(receipt.outcome()).as(pairing).isEqualTo(SendReceipt.Outcome.DELIVERED);
+                    assertThat(receiver.awaitText("from the " + pairing).sender()).isEqualTo(shared.name("p" + provider.ordinal()));
+                    assertThat(tls.get().engine() instanceof ReferenceCountedOpenSslEngine)
+                            .as("%s: the client's engine is OpenSSL's", pairing).isEqualTo(provider == TlsProvider.OPENSSL);
                 }
             }
         }
     }
 
+    /** The client providers there are here: the JDK's, and OpenSSL's where it loads (see the BoringSSL test). */
+    private static List<TlsProvider> clientProviders() {
+        return OpenSsl.isAvailable() ? List.of(TlsProvider.JDK, TlsProvider.OPENSSL) : List.of(TlsProvider.JDK);
+    }
+
     @Test
     void eachClientProvider_refusesAnUntrustedCertificate_inTheSameWords() {
-        for (TlsProvider provider : OpenSsl.isAvailable() ? List.of(TlsProvider.JDK, TlsProvider.OPENSSL)
-                : List.of(TlsProvider.JDK)) {
+        for (TlsProvider provider : clientProviders()) {
             CimClient client = server.client(server.builder(shared.name("w" + provider.ordinal()), new Recorder())
                     .tls(ClientTls.create(untrusted, provider)));
 
