@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.server.account.SessionTokens;
 import dev.cim.server.redis.embedded.EmbeddedRedisServer;
 import dev.cim.server.store.AccountStore;
 import dev.cim.server.store.AttemptCounters;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.ScheduledStore;
+import dev.cim.server.support.MutableClock;
 import dev.cim.testkit.Ports;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -117,6 +119,27 @@ class RedisStoresTest {
         assertThat(strings.opsForHash().keys(RedisKeys.tokens("hugo"))).containsExactly("t2");
         assertThat(accounts.revokeTokens("hugo")).isEqualTo(1);
         assertThat(accounts.useToken("hugo", "t2", now, now.plusSeconds(400))).isFalse();
+    }
+
+    @Test
+    void sessionTokens_perUserAreCapped_theLeastRecentlyUsedGoFirst() {
+        RedisAccountStore accounts = new RedisAccountStore(strings, bytes);
+        MutableClock clock = new MutableClock(); // Redis expires the key by the real clock: time moves on from it
+        SessionTokens tokens = new SessionTokens(accounts, Duration.ofDays(30), 3, clock);
+        String first = tokens.issue("iris");
+        clock.advance(Duration.ofMinutes(1));
+        String second = tokens.issue("iris");
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(tokens.use("iris", first)).isTrue(); // used last now
+        clock.advance(Duration.ofMinutes(1));
+        String third = tokens.issue("iris");
+        String fourth = tokens.issue("iris");
+
+        assertThat(strings.opsForHash().size(RedisKeys.tokens("iris"))).isEqualTo(3);
+        assertThat(tokens.use("iris", second)).as("the least recently used").isFalse();
+        assertThat(tokens.use("iris", first)).isTrue();
+        assertThat(tokens.use("iris", third)).isTrue();
+        assertThat(tokens.use("iris", fourth)).isTrue();
     }
 
     @Test
