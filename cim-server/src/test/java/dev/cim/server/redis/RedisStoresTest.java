@@ -190,11 +190,22 @@ class RedisStoresTest {
     void messagesOlderThanTheTimeToLive_areDroppedAsNewOnesCome() {
         RedisInboxStore inbox = new RedisInboxStore(bytes, System::currentTimeMillis, 100, 1 << 20, Duration.ofMillis(1));
         inbox.store("gus", List.of(chat("old")));
+        assertThat(texts(inbox.page("gus", "0", 10))).as("stored").containsExactly("old");
+
         // Stream ids are Redis' own clock: a new store a few milliseconds later finds the old one expired.
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> {
+        org.awaitility.Awaitility.await("'old' dropped").atMost(Duration.ofSeconds(5)).until(() -> {
             inbox.store("gus", List.of(chat("new")));
-            return inbox.page("gus", "0", 10).stream().noneMatch(e -> e.chat().getText().equals("old"));
+            return !texts(inbox.page("gus", "0", 10)).contains("old");
         });
+
+        List<InboxStore.Entry> left = inbox.page("gus", "0", 10);
+        assertThat(texts(left)).isNotEmpty().containsOnly("new");
+        assertThat(strings.opsForValue().get(RedisKeys.inboxBytes("gus"))).as("the bytes of what is left")
+                .isEqualTo(Integer.toString(left.stream().mapToInt(InboxStore.Entry::bytes).sum()));
+    }
+
+    private static List<String> texts(List<InboxStore.Entry> entries) {
+        return entries.stream().map(e -> e.chat().getText()).toList();
     }
 
     private static Scheduled draft(String id, long due) {
