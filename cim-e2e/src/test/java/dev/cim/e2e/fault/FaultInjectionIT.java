@@ -32,9 +32,9 @@ class FaultInjectionIT {
     @AfterAll
     static void table() throws IOException {
         String table = String.join("\n", List.of(
-                "| fault | times | confirmed | shown | lost | duplicated | out of order | not confirmed, shown | refused "
-                        + "| refused unexpectedly |",
-                "|---|---|---|---|---|---|---|---|---|---|")) + "\n" + String.join("\n", rows) + "\n";
+                "| fault | times | confirmed | shown | lost | duplicated | out of order | not confirmed, shown "
+                        + "| shown again after a kill | refused | refused unexpectedly |",
+                "|---|---|---|---|---|---|---|---|---|---|---|")) + "\n" + String.join("\n", rows) + "\n";
         System.out.println("Fault injection:\n" + table);
         Path target = Path.of(System.getProperty("cim.project.dir", "..")).resolve("cim-e2e/target");
         Files.createDirectories(target);
@@ -60,9 +60,9 @@ class FaultInjectionIT {
     }
 
     private static void record(String fault, int times, Ledger.Counts c) {
-        rows.add(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d |", fault, times,
-                c.confirmed(), c.shown(), c.lost(), c.duplicated(), c.outOfOrder(), c.unconfirmedShown(), c.refused(),
-                c.unexpectedlyRefused()));
+        rows.add(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |", fault, times,
+                c.confirmed(), c.shown(), c.lost(), c.duplicated(), c.outOfOrder(), c.unconfirmedShown(),
+                c.shownAgainAfterKill(), c.refused(), c.unexpectedlyRefused()));
     }
 
     @Test

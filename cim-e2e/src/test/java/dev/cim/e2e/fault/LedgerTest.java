@@ -42,8 +42,33 @@ class LedgerTest {
         ledger.sender("ACK 1\nFAIL 2 message not sent: the server's storage is unavailable; send it again\nACK 3");
         ledger.receiver("RECV s 1\nRECV s 3");
 
-        assertThat(ledger.counts()).isEqualTo(new Ledger.Counts(2, 2, 0, 0, 0, 0, 1, 0));
+        assertThat(ledger.counts()).isEqualTo(new Ledger.Counts(2, 2, 0, 0, 0, 0, 0, 1, 0));
         assertThat(ledger.counts().clean()).isTrue();
+    }
+
+    @Test
+    void lastShownByAKilledReceiver_shownFirstByTheNext_isShownAgainAfterAKill_notADuplicate() {
+        Ledger ledger = new Ledger();
+        ledger.sender("ACK 1\nACK 2\nACK 3");
+        ledger.receiver("RECV s 1\nRECV s 2"); // killed after showing 2, before recording it
+        ledger.receiver("RECV s 2\nRECV s 3");
+
+        Ledger.Counts counts = ledger.counts();
+
+        assertThat(counts.shownAgainAfterKill()).isEqualTo(1);
+        assertThat(counts.duplicated()).isZero();
+        assertThat(counts.clean()).isTrue();
+    }
+
+    @Test
+    void repeatOfAnEarlierMessage_afterAKill_isADuplicate() {
+        Ledger ledger = new Ledger();
+        ledger.sender("ACK 1\nACK 2\nACK 3");
+        ledger.receiver("RECV s 1\nRECV s 2");
+        ledger.receiver("RECV s 1\nRECV s 3");
+
+        assertThat(ledger.counts().duplicated()).isEqualTo(1);
+        assertThat(ledger.counts().clean()).isFalse();
     }
 
     @Test
