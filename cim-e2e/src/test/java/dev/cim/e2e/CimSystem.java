@@ -2,6 +2,7 @@ package dev.cim.e2e;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.cim.testkit.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

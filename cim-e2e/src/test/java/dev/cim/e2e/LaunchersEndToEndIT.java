@@ -2,6 +2,7 @@ package dev.cim.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cim.testkit.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

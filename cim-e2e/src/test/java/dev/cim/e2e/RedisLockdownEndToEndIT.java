@@ -2,6 +2,7 @@ package dev.cim.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cim.testkit.Ports;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -3,6 +3,7 @@ package dev.cim.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cim.common.tls.SelfSignedCertificate;
+import dev.cim.testkit.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

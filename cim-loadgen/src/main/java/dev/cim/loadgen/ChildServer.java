@@ -1,17 +1,16 @@
 package dev.cim.loadgen;
 
 import dev.cim.common.tls.SelfSignedCertificate;
+import dev.cim.testkit.Ports;
+import dev.cim.testkit.Processes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -26,9 +25,10 @@ import java.util.regex.Pattern;
  * <p>Nor does anything the server started (its redis-server and that one's watchdog): the server
  * stops them itself, even when killed, but a server that could not (an older jar, a machine without
  * {@code /bin/sh}) would leave them running after the generator, so {@link #close()} kills whatever
- * is left. Those processes are recorded while the server runs, because once it is gone they are no
- * longer its descendants; {@link ProcessHandle} knows each one's start time, so a pid reused since
- * is never signalled.
+ * is left ({@link Processes#stop}). Those processes are recorded while the server runs, because
+ * once it is gone they are no longer its descendants. Its ports are chosen by {@link Ports#free}, as
+ * the tests' are: below the kernel's ephemeral range, so that no outgoing connection takes one
+ * before the server binds it.
  */
 final class ChildServer implements AutoCloseable {
 
@@ -42,14 +42,12 @@ final class ChildServer implements AutoCloseable {
      * timeout), closing Lettuce (2 s) and stopping Redis (5 s). It was 20 s, less than that. A stop
      * normally takes a second or two; the margin is for a busy machine.
      */
-    static final Duration STOP = Duration.ofSeconds(30);
-    /** After SIGKILL only the kernel's tear-down of the process is left. */
-    private static final Duration KILLED = Duration.ofSeconds(10);
+    private static final Duration STOP = Duration.ofSeconds(30);
     /**
      * How long the processes the server started may take to exit once it is gone: its Redis gets
      * SIGTERM from the server or from its watchdog, and exits within a Redis cron tick (100 ms).
      */
-    static final Duration LEFTOVERS = Duration.ofSeconds(5);
+    private static final Duration LEFTOVERS = Duration.ofSeconds(5);
 
     private final Process process;
     private final int port;
@@ -90,8 +88,8 @@ final class ChildServer implements AutoCloseable {
             throw new IllegalStateException(jar.toAbsolutePath() + " is missing (expected: the server jar; build with "
                     + "'./mvnw -B -ntp -DskipTests package' or pass --server-jar=...)");
         }
-        int port = freePort();
-        int redisPort = freePort();
+        int port = Ports.free();
+        int redisPort = Ports.free();
         Path dataDir = Files.createTempDirectory("cim-loadgen-redis-");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -114,7 +112,7 @@ final class ChildServer implements AutoCloseable {
                 "--cim.server.delays.max-per-user=100000000",
                 "--cim.server.redis.embedded=true",
                 "--cim.server.data-dir=" + dataDir,
-                "--management.server.port=" + freePort(),
+                "--management.server.port=" + Ports.free(),
                 "--spring.data.redis.port=" + redisPort));
         Path trust = null;
         if (tls) {
@@ -202,7 +200,7 @@ final class ChildServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        Stopped stopped = stop(process, started, STOP, LEFTOVERS);
+        Processes.Stopped stopped = Processes.stop(process, started, STOP, LEFTOVERS);
         deleteTree(dataDir);
         if (stopped.killed()) {
             System.err.println("cim-loadgen: the server (pid " + process.pid() + ") did not stop within " + STOP
@@ -237,79 +235,6 @@ final class ChildServer implements AutoCloseable {
             });
         } catch (IOException | UncheckedIOException e) {
             System.err.println("cim-loadgen: could not delete " + dir + ": " + e);
-        }
-    }
-
-    /** What {@link #stop} had to do: kill {@code process}, and kill these processes it had started. */
-    record Stopped(boolean killed, List<ProcessHandle> leftovers) {
-    }
-
-    /**
-     * Stops {@code process}: SIGTERM, then SIGKILL if it is still running after {@code grace}. Then
-     * waits up to {@code leftoverGrace} for {@code started} and the process' current descendants to
-     * exit, and kills (SIGKILL) those that have not, waiting up to 10 s for them to be gone.
-     *
-     * @param started processes {@code process} started, recorded earlier: once it is gone they are
-     *                no longer its descendants
-     */
-    static Stopped stop(Process process, List<ProcessHandle> started, Duration grace, Duration leftoverGrace) {
-        Set<ProcessHandle> descendants = new LinkedHashSet<>(started);
-        process.descendants().forEach(descendants::add);
-        boolean killed = false;
-        try {
-            if (process.isAlive()) {
-                process.destroy();
-                if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                    killed = true;
-                    process.destroyForcibly().waitFor(KILLED.toMillis(), TimeUnit.MILLISECONDS);
-                }
-            }
-            long deadline = System.nanoTime() + leftoverGrace.toNanos();
-            while (descendants.stream().anyMatch(ChildServer::running) && System.nanoTime() - deadline < 0) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // polling, with a deadline
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        List<ProcessHandle> leftovers = descendants.stream().filter(ChildServer::running).toList();
-        leftovers.forEach(ProcessHandle::destroyForcibly);
-        // SIGKILL is delivered asynchronously: return once they are gone, so nothing outlives this call.
-        long killDeadline = System.nanoTime() + KILLED.toNanos();
-        while (leftovers.stream().anyMatch(ChildServer::running) && System.nanoTime() - killDeadline < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // polling, with a deadline
-        }
-        return new Stopped(killed, leftovers);
-    }
-
-    /**
-     * Whether {@code process} still runs. {@link ProcessHandle#isAlive()} alone also counts a
-     * zombie, a process that has exited but not yet been reaped; the server's Redis, orphaned when
-     * the server is gone, is reaped by pid 1, which may take seconds or (a container whose pid 1 does
-     * not reap) never happen. On Linux the state in {@code /proc/<pid>/stat} tells a zombie apart;
-     * elsewhere this is {@code isAlive()}.
-     */
-    static boolean running(ProcessHandle process) {
-        if (!process.isAlive()) {
-            return false;
-        }
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"),
-                    StandardCharsets.US_ASCII);
-            // "pid (command) state ...": the command may hold spaces and parentheses, the state
-            // follows the last ')'.
-            int commandEnd = stat.lastIndexOf(')');
-            return commandEnd < 0 || commandEnd + 2 >= stat.length() || stat.charAt(commandEnd + 2) != 'Z';
-        } catch (IOException e) {
-            return process.isAlive(); // no /proc (not Linux), or the process has just gone
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

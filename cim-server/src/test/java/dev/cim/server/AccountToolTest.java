@@ -6,9 +6,9 @@ import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.MessageIds;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.LoginResult;
-import dev.cim.server.support.FreePort;
 import dev.cim.server.support.RawClient;
 import dev.cim.server.support.TestServer;
+import dev.cim.testkit.Ports;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -114,14 +114,14 @@ class AccountToolTest {
     void withoutTheServersRedis_saysWhatItExpected() throws IOException {
         Path empty = Files.createTempDirectory("cim-tool-test-");
 
-        Run noPassword = tool("", List.of("--spring.data.redis.port=" + FreePort.next(),
+        Run noPassword = tool("", List.of("--spring.data.redis.port=" + Ports.free(),
                 "--cim.server.data-dir=" + empty), "revoke", "carol");
 
         assertThat(noPassword.status()).isEqualTo(AccountTool.REFUSED);
         assertThat(noPassword.output()).startsWith("error: no embedded Redis password in " + empty)
                 .doesNotContain("\n");
         Files.writeString(empty.resolve("redis.password"), "secret\n");
-        Run notRunning = tool("", List.of("--spring.data.redis.port=" + FreePort.next(),
+        Run notRunning = tool("", List.of("--spring.data.redis.port=" + Ports.free(),
                 "--cim.server.data-dir=" + empty), "revoke", "carol");
         assertThat(notRunning.status()).isEqualTo(AccountTool.REFUSED);
         assertThat(notRunning.output()).startsWith("error: ").contains("expected: the server running")

@@ -8,6 +8,7 @@ import dev.cim.client.core.ChatMessage;
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimException;
 import dev.cim.client.core.Recipient;
+import dev.cim.client.core.Recorder;
 import dev.cim.client.core.SendReceipt;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.MessageIds;
@@ -16,7 +17,7 @@ import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.Receipt;
 import dev.cim.server.redis.RedisKeys;
 import dev.cim.server.support.RawClient;
-import dev.cim.server.support.Recorder;
+import dev.cim.server.support.SharedServer;
 import dev.cim.server.support.TestServer;
 import io.netty.buffer.Unpooled;
 import java.time.Duration;
@@ -24,12 +25,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The chat path of one server over real TCP and a real Redis, spoken through the client library (and
@@ -40,55 +38,28 @@ class ChatIntegrationTest {
 
     private static final Duration IDLE_TIMEOUT = Duration.ofMillis(1500);
     private static final int WINDOW = 50;
-    private static final AtomicInteger testNumber = new AtomicInteger();
 
-    private static TestServer server;
-    private final int test = testNumber.incrementAndGet();
-
-    @BeforeAll
-    static void startServer() {
-        server = TestServer.start(
-                "--cim.server.node-id=it-node",
-                "--cim.server.idle-timeout=" + IDLE_TIMEOUT.toMillis() + "ms",
-                "--cim.server.limits.login-timeout=" + IDLE_TIMEOUT.toMillis() + "ms",
-                "--cim.server.max-frame-size=8KB",
-                "--cim.server.limits.window-messages=" + WINDOW);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @AfterEach
-    void closeClients() {
-        server.closeClients();
-    }
-
-    private String name(String base) {
-        return base + test;
-    }
-
-    private CimClient online(String user, Recorder recorder) {
-        CimClient client = server.client(user, recorder);
-        client.connect().join();
-        return client;
-    }
+    @RegisterExtension
+    static final SharedServer shared = new SharedServer(
+            "--cim.server.node-id=it-node",
+            "--cim.server.idle-timeout=" + IDLE_TIMEOUT.toMillis() + "ms",
+            "--cim.server.limits.login-timeout=" + IDLE_TIMEOUT.toMillis() + "ms",
+            "--cim.server.max-frame-size=8KB",
+            "--cim.server.limits.window-messages=" + WINDOW);
+    private final TestServer server = shared.server();
 
     @Test
     void privateMessage_reachesTheRecipient_andTheReceiptSaysDelivered() {
         Recorder bob = new Recorder();
-        online(name("bob"), bob);
-        CimClient alice = online(name("alice"), new Recorder());
+        shared.online(shared.name("bob"), bob);
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
 
-        SendReceipt receipt = alice.send(Recipient.user(name("bob")), "hi bob").join();
+        SendReceipt receipt = alice.send(Recipient.user(shared.name("bob")), "hi bob").join();
 
         assertThat(receipt.outcome()).isEqualTo(SendReceipt.Outcome.DELIVERED);
         assertThat(receipt.sessions()).isEqualTo(1);
         ChatMessage received = bob.awaitText("hi bob");
-        assertThat(received.sender()).isEqualTo(name("alice"));
+        assertThat(received.sender()).isEqualTo(shared.name("alice"));
         assertThat(received.id()).isEqualTo(receipt.messageId()).startsWith(MessageIds.origin(alice.origin()) + "-");
     }
 
@@ -97,68 +68,75 @@ class ChatIntegrationTest {
         Recorder bob = new Recorder();
         Recorder aliceElsewhere = new Recorder();
         Recorder aliceHere = new Recorder();
-        online(name("bob"), bob);
-        online(name("alice"), aliceElsewhere);
-        CimClient alice = online(name("alice"), aliceHere);
+        CimClient bobClient = shared.online(shared.name("bob"), bob);
+        shared.online(shared.name("alice"), aliceElsewhere);
+        CimClient alice = shared.online(shared.name("alice"), aliceHere);
+        String hello = shared.name("hello all ");
 
-        SendReceipt receipt = alice.send(Recipient.EVERYONE, "hello all " + test).join();
+        SendReceipt receipt = alice.send(Recipient.EVERYONE, hello).join();
 
-        bob.awaitText("hello all " + test);
-        aliceElsewhere.awaitText("hello all " + test);
+        bob.awaitText(hello);
+        aliceElsewhere.awaitText(hello);
         assertThat(receipt.sessions()).isGreaterThanOrEqualTo(2);
-        assertThat(aliceHere.texts()).doesNotContain("hello all " + test);
+        // A later message to alice passes the same way to this terminal: once it is here, the
+        // broadcast would have been too.
+        bobClient.send(Recipient.user(shared.name("alice")), "marker").join();
+        aliceHere.awaitText("marker");
+        assertThat(aliceHere.texts()).containsExactly("marker");
     }
 
     @Test
     void privateMessage_alsoGoesToTheSendersOtherTerminals() {
         Recorder aliceElsewhere = new Recorder();
-        online(name("bob"), new Recorder());
-        online(name("alice"), aliceElsewhere);
-        CimClient alice = online(name("alice"), new Recorder());
+        shared.online(shared.name("bob"), new Recorder());
+        shared.online(shared.name("alice"), aliceElsewhere);
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
 
-        alice.send(Recipient.user(name("bob")), "copy for me").join();
+        alice.send(Recipient.user(shared.name("bob")), "copy for me").join();
 
         ChatMessage copy = aliceElsewhere.awaitText("copy for me");
-        assertThat(copy.recipient()).isEqualTo(name("bob"));
+        assertThat(copy.recipient()).isEqualTo(shared.name("bob"));
     }
 
     @Test
     void offlineRecipient_getsEveryMessageInOrderAtTheNextLogin_andOnlyOnce() {
-        online(name("bob"), new Recorder()).close(); // bob exists, and is gone
-        CimClient alice = online(name("alice"), new Recorder());
+        shared.online(shared.name("bob"), new Recorder()).close(); // bob exists, and is gone
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
         List<CompletableFuture<SendReceipt>> sent = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
-            sent.add(alice.send(Recipient.user(name("bob")), "m" + i));
+            sent.add(alice.send(Recipient.user(shared.name("bob")), "m" + i));
         }
         sent.forEach(f -> assertThat(f.join().outcome()).isEqualTo(SendReceipt.Outcome.STORED));
 
         Recorder bob = new Recorder();
-        CimClient bobBack = online(name("bob"), bob);
+        CimClient bobBack = shared.online(shared.name("bob"), bob);
         bob.awaitMessages(300);
 
         assertThat(bob.texts()).containsExactlyElementsOf(IntStream.range(0, 300).mapToObj(i -> "m" + i).toList());
         await("the inbox is emptied once acknowledged").atMost(Recorder.WAIT)
-                .until(() -> server.redis().opsForStream().size(RedisKeys.inbox(name("bob"))) == 0);
+                .until(() -> server.redis().opsForStream().size(RedisKeys.inbox(shared.name("bob"))) == 0);
         bobBack.close();
         Recorder again = new Recorder();
-        CimClient third = online(name("bob"), again);
-        third.send(Recipient.user(name("bob")), "marker").join(); // a message to oneself: a fence
-        assertThat(again.texts()).isEmpty();
+        shared.online(shared.name("bob"), again);
+        // A live message follows the inbox's: once it is here, a replay of the inbox would have been too.
+        alice.send(Recipient.user(shared.name("bob")), "marker").join();
+        again.awaitText("marker");
+        assertThat(again.texts()).containsExactly("marker");
     }
 
     @Test
     void messagesSentWhileTheRecipientLogsIn_arriveAfterTheInbox_inOrder() {
-        online(name("bob"), new Recorder()).close();
-        CimClient alice = online(name("alice"), new Recorder());
+        shared.online(shared.name("bob"), new Recorder()).close();
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
         for (int i = 0; i < 100; i++) {
-            alice.send(Recipient.user(name("bob")), "m" + i).join();
+            alice.send(Recipient.user(shared.name("bob")), "m" + i).join();
         }
         Recorder bob = new Recorder();
-        CimClient bobClient = server.client(name("bob"), bob);
+        CimClient bobClient = server.client(shared.name("bob"), bob);
         bobClient.connect();
         List<CompletableFuture<SendReceipt>> more = new ArrayList<>();
         for (int i = 100; i < 300; i++) {
-            more.add(alice.send(Recipient.user(name("bob")), "m" + i));
+            more.add(alice.send(Recipient.user(shared.name("bob")), "m" + i));
         }
         more.forEach(CompletableFuture::join);
 
@@ -168,18 +146,18 @@ class ChatIntegrationTest {
 
     @Test
     void unknownRecipient_isRefusedSayingSo() {
-        CimClient alice = online(name("alice"), new Recorder());
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
 
-        assertThatThrownBy(() -> alice.send(Recipient.user(name("nobody")), "hello?").join())
+        assertThatThrownBy(() -> alice.send(Recipient.user(shared.name("nobody")), "hello?").join())
                 .hasCauseInstanceOf(CimException.class)
                 .cause().satisfies(e -> assertThat(((CimException) e).reason()).isEqualTo(CimException.Reason.UNKNOWN_USER))
-                .hasMessageContaining("no user named " + name("nobody"));
+                .hasMessageContaining("no user named " + shared.name("nobody"));
     }
 
     @Test
     void wrongPassword_isRefused_andTheClientStops() {
-        online(name("carol"), new Recorder()).close();
-        CimClient impostor = CimClient.builder().addresses(server.address()).user(name("carol"))
+        shared.online(shared.name("carol"), new Recorder()).close();
+        CimClient impostor = CimClient.builder().addresses(server.address()).user(shared.name("carol"))
                 .password("not the password").build();
         try {
             assertThatThrownBy(() -> impostor.connect().join())
@@ -194,20 +172,20 @@ class ChatIntegrationTest {
     @Test
     void requestSentAgainUnderItsNumber_isNotRoutedTwice_andIsAnsweredWithItsFirstOutcome() {
         Recorder bob = new Recorder();
-        online(name("bob"), bob);
+        shared.online(shared.name("bob"), bob);
         long origin = MessageIds.newOrigin();
-        try (RawClient first = RawClient.connect(server.port()).login(name("alice"), origin)) {
-            first.send(Envelopes.send(1, name("bob"), "only once"));
+        try (RawClient first = RawClient.connect(server.port()).login(shared.name("alice"), origin)) {
+            first.send(Envelopes.send(1, shared.name("bob"), "only once"));
             first.await("the receipt", e -> e.hasReceipts() && e.getReceipts().getRequestIdsList().contains(1L));
         }
         bob.awaitText("only once");
-        try (RawClient again = RawClient.connect(server.port()).login(name("alice"), origin)) {
-            again.send(Envelopes.send(1, name("bob"), "only once"));
+        try (RawClient again = RawClient.connect(server.port()).login(shared.name("alice"), origin)) {
+            again.send(Envelopes.send(1, shared.name("bob"), "only once"));
             Envelope answer = again.await("the answer to the resend", Envelope::hasReceipt);
             assertThat(answer.getRequestId()).isEqualTo(1);
             assertThat(answer.getReceipt().getResend()).isTrue();
             assertThat(answer.getReceipt().getOutcome()).isEqualTo(Receipt.Outcome.DELIVERED);
-            again.send(Envelopes.send(2, name("bob"), "after"));
+            again.send(Envelopes.send(2, shared.name("bob"), "after"));
             again.await("the receipt of the next", e -> e.hasReceipts() && e.getReceipts().getRequestIdsList().contains(2L));
         }
         bob.awaitText("after");
@@ -216,22 +194,26 @@ class ChatIntegrationTest {
 
     @Test
     void deliveryNotAcknowledged_comesAgainAtTheNextLogin_andAnAcknowledgedOneDoesNot() {
-        CimClient alice = online(name("alice"), new Recorder());
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
         long origin = MessageIds.newOrigin();
-        try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), origin)) {
-            CompletableFuture<SendReceipt> first = alice.send(Recipient.user(name("bob")), "not acked");
+        try (RawClient bob = RawClient.connect(server.port()).login(shared.name("bob"), origin)) {
+            CompletableFuture<SendReceipt> first = alice.send(Recipient.user(shared.name("bob")), "not acked");
             bob.await("the delivery", Envelope::hasDelivery);
-            assertThat(first).isNotDone(); // no receipt before the recipient acknowledged
+            // The receipt of a later message, acknowledged by its recipient, comes back the same way:
+            // once it is here, a receipt sent for the delivery alone would have been too.
+            shared.online(shared.name("carol"), new Recorder());
+            alice.send(Recipient.user(shared.name("carol")), "fence").join();
+            assertThat(first).as("the receipt before bob acknowledged").isNotDone();
         }
-        try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), origin)) {
+        try (RawClient bob = RawClient.connect(server.port()).login(shared.name("bob"), origin)) {
             Envelope again = bob.await("the delivery again", Envelope::hasDelivery);
             assertThat(again.getDelivery().getChat().getText()).isEqualTo("not acked");
             bob.send(Envelopes.ack(1));
             await("the inbox is empty").atMost(Recorder.WAIT)
-                    .until(() -> server.redis().opsForStream().size(RedisKeys.inbox(name("bob"))) == 0);
+                    .until(() -> server.redis().opsForStream().size(RedisKeys.inbox(shared.name("bob"))) == 0);
         }
-        try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), origin)) {
-            alice.send(Recipient.user(name("bob")), "fence");
+        try (RawClient bob = RawClient.connect(server.port()).login(shared.name("bob"), origin)) {
+            alice.send(Recipient.user(shared.name("bob")), "fence");
             Envelope next = bob.await("the next delivery", Envelope::hasDelivery);
             assertThat(next.getDelivery().getChat().getText()).isEqualTo("fence");
         }
@@ -241,17 +223,17 @@ class ChatIntegrationTest {
     void clientBackOnANewConnectionBeforeTheOldOneEnded_getsWhatTheOldOneHeldFirst_inOrder() {
         // As after a server frozen past the client's idle timeout: the client reconnects while the
         // server still takes its old connection for open, with deliveries on it never acknowledged.
-        CimClient alice = online(name("alice"), new Recorder());
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
         long origin = MessageIds.newOrigin();
-        try (RawClient abandoned = RawClient.connect(server.port()).login(name("bob"), origin);
+        try (RawClient abandoned = RawClient.connect(server.port()).login(shared.name("bob"), origin);
                 RawClient bob = RawClient.connect(server.port())) {
-            alice.send(Recipient.user(name("bob")), "first");
-            alice.send(Recipient.user(name("bob")), "second");
+            alice.send(Recipient.user(shared.name("bob")), "first");
+            alice.send(Recipient.user(shared.name("bob")), "second");
             await("both on the old connection").atMost(Recorder.WAIT)
                     .until(() -> abandoned.received.stream().filter(Envelope::hasDelivery).count() == 2);
 
-            bob.login(name("bob"), origin);
-            alice.send(Recipient.user(name("bob")), "third");
+            bob.login(shared.name("bob"), origin);
+            alice.send(Recipient.user(shared.name("bob")), "third");
 
             await("three deliveries on the new connection").atMost(Recorder.WAIT).pollInterval(Duration.ofMillis(200))
                     .until(() -> {
@@ -266,12 +248,12 @@ class ChatIntegrationTest {
 
     @Test
     void recipientThatStopsReading_isDisconnectedWithAReason_andNothingIsLost() {
-        CimClient alice = online(name("alice"), new Recorder());
-        try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), MessageIds.newOrigin())) {
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
+        try (RawClient bob = RawClient.connect(server.port()).login(shared.name("bob"), MessageIds.newOrigin())) {
             int before = bob.received.size();
             List<CompletableFuture<SendReceipt>> sent = new ArrayList<>();
             for (int i = 0; i < WINDOW * 3; i++) {
-                sent.add(alice.send(Recipient.user(name("bob")), "flood " + i));
+                sent.add(alice.send(Recipient.user(shared.name("bob")), "flood " + i));
             }
             bob.awaitClosed(Recorder.WAIT);
             sent.forEach(f -> assertThat(f.join().outcome()).isIn(SendReceipt.Outcome.STORED, SendReceipt.Outcome.DELIVERED));
@@ -279,14 +261,14 @@ class ChatIntegrationTest {
                     .anySatisfy(e -> assertThat(e.getError().getMessage()).contains("not reading"));
         }
         Recorder bob = new Recorder();
-        online(name("bob"), bob);
+        shared.online(shared.name("bob"), bob);
         bob.awaitMessages(WINDOW * 3);
         assertThat(bob.texts()).containsExactlyElementsOf(IntStream.range(0, WINDOW * 3).mapToObj(i -> "flood " + i).toList());
     }
 
     @Test
     void impossibleAcknowledgement_closesTheConnectionSayingWhatWasExpected() {
-        try (RawClient bob = RawClient.connect(server.port()).login(name("bob"), MessageIds.newOrigin())) {
+        try (RawClient bob = RawClient.connect(server.port()).login(shared.name("bob"), MessageIds.newOrigin())) {
             bob.send(Envelopes.ack(5));
             Envelope error = bob.await("the error", Envelope::hasError);
             assertThat(error.getError().getMessage()).contains("expected: at most the number delivered");
@@ -303,7 +285,7 @@ class ChatIntegrationTest {
         try {
             List<CompletableFuture<?>> logins = new ArrayList<>();
             for (int i = 0; i < users; i++) {
-                CimClient client = CimClient.builder().addresses(server.address()).user(name("u") + "x" + i)
+                CimClient client = CimClient.builder().addresses(server.address()).user(shared.name("u") + "x" + i)
                         .password(TestServer.PASSWORD).eventLoopGroup(group, io.netty.channel.socket.nio.NioSocketChannel.class)
                         .build();
                 clients.add(client);
@@ -316,7 +298,7 @@ class ChatIntegrationTest {
                     .until(() -> clients.get(0).onlineUsers().join().size() >= users);
             List<String> online = clients.get(0).onlineUsers().join();
 
-            assertThat(online).hasSizeGreaterThanOrEqualTo(users).contains(name("u") + "x0", name("u") + "x" + (users - 1));
+            assertThat(online).hasSizeGreaterThanOrEqualTo(users).contains(shared.name("u") + "x0", shared.name("u") + "x" + (users - 1));
             assertThat(online).isSorted();
         } finally {
             clients.forEach(CimClient::close);
@@ -326,7 +308,7 @@ class ChatIntegrationTest {
 
     @Test
     void silentConnection_isClosedAfterTheIdleTimeout_evenIfItLoggedIn() {
-        try (RawClient quiet = RawClient.connect(server.port()).login(name("quiet"), MessageIds.newOrigin())) {
+        try (RawClient quiet = RawClient.connect(server.port()).login(shared.name("quiet"), MessageIds.newOrigin())) {
             Envelope error = quiet.await("the idle error", Envelope::hasError);
             assertThat(error.getError().getCode()).isEqualTo(ErrorReply.Code.IDLE_TIMEOUT);
             quiet.awaitClosed(IDLE_TIMEOUT.multipliedBy(4));
@@ -350,13 +332,13 @@ class ChatIntegrationTest {
     @Test
     void garbageFrame_closesOnlyThatConnection_sayingWhy() {
         Recorder bob = new Recorder();
-        online(name("bob"), bob);
-        CimClient alice = online(name("alice"), new Recorder());
+        shared.online(shared.name("bob"), bob);
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
         try (RawClient attacker = RawClient.bytes(server.port())) {
             attacker.sendBytes(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 4, 1, 2, 3, 4}));
             attacker.awaitClosed(Recorder.WAIT);
         }
-        alice.send(Recipient.user(name("bob")), "still here").join();
+        alice.send(Recipient.user(shared.name("bob")), "still here").join();
         bob.awaitText("still here");
     }
 

@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.Recipient;
+import dev.cim.client.core.Recorder;
 import dev.cim.server.redis.embedded.EmbeddedRedisServer;
-import dev.cim.server.support.FreePort;
-import dev.cim.server.support.Recorder;
 import dev.cim.server.support.TestServer;
+import dev.cim.testkit.Ports;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,8 +34,8 @@ class ManagementIntegrationTest {
 
     @Test
     void prometheus_showsTheChatMetrics_andReadinessFollowsRedis() throws Exception {
-        int management = FreePort.next();
-        int redisPort = FreePort.next();
+        int management = Ports.free();
+        int redisPort = Ports.free();
         EmbeddedRedisServer redis = new EmbeddedRedisServer(redisPort, dataDir, "everysec");
         redis.start();
         try (TestServer server = TestServer.onRedis(redis, "--spring.main.web-application-type=reactive",

@@ -9,17 +9,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimException;
 import dev.cim.client.core.Recipient;
+import dev.cim.client.core.Recorder;
 import dev.cim.client.core.SendReceipt;
 import dev.cim.server.chat.ChatCore;
 import dev.cim.server.redis.RedisKeys;
 import dev.cim.server.redis.embedded.EmbeddedRedisServer;
 import dev.cim.server.redis.embedded.RedisExecutable;
 import dev.cim.server.support.ExternalRedis;
-import dev.cim.server.support.FreePort;
 import dev.cim.server.support.RawRedis;
-import dev.cim.server.support.Recorder;
 import dev.cim.server.support.TestCertificate;
 import dev.cim.server.support.TestServer;
+import dev.cim.testkit.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionException;
@@ -52,7 +52,7 @@ class RedisSecurityIntegrationTest {
     @Test
     void embeddedRedis_refusesAnUnauthenticatedKeysStar_whileTheServerWorksWithIt() throws Exception {
         Path dataDir = tempDir.resolve("data");
-        int redisPort = FreePort.next();
+        int redisPort = Ports.free();
         try (TestServer server = TestServer.embedded(redisPort, dataDir)) {
             Recorder bob = new Recorder();
             online(server, "bob", bob);
@@ -81,7 +81,7 @@ class RedisSecurityIntegrationTest {
     @Test
     void restartOnTheSameDataDirectory_keepsThePasswordAndTheAccounts() throws Exception {
         Path dataDir = tempDir.resolve("data");
-        int redisPort = FreePort.next();
+        int redisPort = Ports.free();
         String password;
         try (TestServer server = TestServer.embedded(redisPort, dataDir)) {
             assertThat(server.client("alice", new Recorder()).connect().join().accountCreated()).isTrue();
@@ -98,7 +98,7 @@ class RedisSecurityIntegrationTest {
     @Test
     void fullRedis_tellsTheSenderTheStorageIsFull_andEvictsNothing() throws Exception {
         Path dataDir = tempDir.resolve("data");
-        try (TestServer server = TestServer.embedded(FreePort.next(), dataDir, "--cim.server.redis.maxmemory=3MB")) {
+        try (TestServer server = TestServer.embedded(Ports.free(), dataDir, "--cim.server.redis.maxmemory=3MB")) {
             online(server, "bob", new Recorder()).close();
             CimClient alice = online(server, "alice", new Recorder());
             await("bob is offline").atMost(Recorder.WAIT).until(() -> !alice.onlineUsers().join().contains("bob"));
@@ -133,7 +133,7 @@ class RedisSecurityIntegrationTest {
     @Test
     void externalRedis_withAnAclUserAndPassword_servesTwoNodes_andAWrongPasswordStopsTheStart() throws Exception {
         RedisExecutable executable = RedisExecutable.resolve("").executable();
-        int port = FreePort.next();
+        int port = Ports.free();
         String config = """
                 port %d
                 bind 127.0.0.1
@@ -170,7 +170,7 @@ class RedisSecurityIntegrationTest {
     @Test
     @ExtendWith(OutputCaptureExtension.class)
     void externalRedisThatEvicts_isReportedAtStart(CapturedOutput output) throws Exception {
-        int port = FreePort.next();
+        int port = Ports.free();
         String config = """
                 port %d
                 bind 127.0.0.1
@@ -192,7 +192,7 @@ class RedisSecurityIntegrationTest {
         assumeTrue(executable.version().atLeast7() && !executable.source().equals(RedisExecutable.BUNDLED),
                 "needs a redis-server 7 built with TLS on the PATH (apt-get install redis-server)");
         TestCertificate certificate = TestCertificate.create(tempDir.resolve("tls"));
-        int port = FreePort.next();
+        int port = Ports.free();
         String config = """
                 port 0
                 tls-port %d

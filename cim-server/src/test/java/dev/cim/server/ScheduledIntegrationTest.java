@@ -8,18 +8,16 @@ import dev.cim.client.core.ChatMessage;
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimException;
 import dev.cim.client.core.Recipient;
+import dev.cim.client.core.Recorder;
 import dev.cim.client.core.ScheduledChange;
 import dev.cim.client.core.ScheduledMessage;
-import dev.cim.server.support.Recorder;
+import dev.cim.server.support.SharedServer;
 import dev.cim.server.support.TestServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Scheduled messages held by the server: registered, listed, edited, moved and cancelled from any
@@ -27,49 +25,22 @@ import org.junit.jupiter.api.Test;
  */
 class ScheduledIntegrationTest {
 
-    private static final AtomicInteger testNumber = new AtomicInteger();
-    private static TestServer server;
-    private final int test = testNumber.incrementAndGet();
-
-    @BeforeAll
-    static void startServer() {
-        server = TestServer.start(
-                "--cim.server.delays.max-per-user=5",
-                "--cim.server.delays.max-delay=400d",
-                "--cim.server.delays.scan-interval=200ms",
-                "--cim.server.delays.release-grace=500ms");
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @AfterEach
-    void closeClients() {
-        server.closeClients();
-    }
-
-    private String name(String base) {
-        return base + "s" + test;
-    }
-
-    private CimClient online(String user, Recorder recorder) {
-        CimClient client = server.client(user, recorder);
-        client.connect().join();
-        return client;
-    }
+    @RegisterExtension
+    static final SharedServer shared = new SharedServer(
+            "--cim.server.delays.max-per-user=5",
+            "--cim.server.delays.max-delay=400d",
+            "--cim.server.delays.scan-interval=200ms",
+            "--cim.server.delays.release-grace=500ms");
+    private final TestServer server = shared.server();
 
     @Test
     void schedule_isListedFromAnotherTerminal_andEveryChangeIsToldToIt() {
-        online(name("bob"), new Recorder());
+        shared.online(shared.name("bob"), new Recorder());
         Recorder other = new Recorder();
-        CimClient otherTerminal = online(name("alice"), other);
-        CimClient alice = online(name("alice"), new Recorder());
+        CimClient otherTerminal = shared.online(shared.name("alice"), other);
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
 
-        ScheduledMessage scheduled = alice.schedule(Recipient.user(name("bob")), "see you", Duration.ofHours(3)).join();
+        ScheduledMessage scheduled = alice.schedule(Recipient.user(shared.name("bob")), "see you", Duration.ofHours(3)).join();
         assertThat(scheduled.number()).isEqualTo(1);
         assertThat(other.awaitChange(ScheduledChange.Kind.SCHEDULED).message().id()).isEqualTo(scheduled.id());
         List<ScheduledMessage> listed = otherTerminal.scheduled().join();
@@ -94,10 +65,10 @@ class ScheduledIntegrationTest {
     @Test
     void dueMessage_withItsSenderOnline_isSentOnce_byTheSendersClient_neverEarly() {
         Recorder bob = new Recorder();
-        online(name("bob"), bob);
-        CimClient alice = online(name("alice"), new Recorder());
+        shared.online(shared.name("bob"), bob);
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
 
-        ScheduledMessage scheduled = alice.schedule(Recipient.user(name("bob")), "on time", Duration.ofSeconds(2)).join();
+        ScheduledMessage scheduled = alice.schedule(Recipient.user(shared.name("bob")), "on time", Duration.ofSeconds(2)).join();
 
         ChatMessage received = bob.awaitText("on time");
         assertThat(received.id()).isEqualTo(scheduled.id());
@@ -112,9 +83,9 @@ class ScheduledIntegrationTest {
     @Test
     void dueMessage_whoseSenderLeft_isSentByTheServer_neverEarly() {
         Recorder bob = new Recorder();
-        online(name("bob"), bob);
-        CimClient alice = online(name("alice"), new Recorder());
-        ScheduledMessage scheduled = alice.schedule(Recipient.user(name("bob")), "sent for you", Duration.ofSeconds(2)).join();
+        shared.online(shared.name("bob"), bob);
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
+        ScheduledMessage scheduled = alice.schedule(Recipient.user(shared.name("bob")), "sent for you", Duration.ofSeconds(2)).join();
         alice.close();
 
         ChatMessage received = bob.awaitText("sent for you");
@@ -125,31 +96,31 @@ class ScheduledIntegrationTest {
 
     @Test
     void schedulingToAUserWithoutAnAccount_isRefusedAtOnce_notWhenItIsDue() {
-        CimClient alice = online(name("alice"), new Recorder());
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
 
-        assertThatThrownBy(() -> alice.schedule(Recipient.user(name("nobody")), "to no one", Duration.ofDays(30)).join())
-                .cause().isInstanceOf(CimException.class).hasMessageContaining("no user named " + name("nobody"));
+        assertThatThrownBy(() -> alice.schedule(Recipient.user(shared.name("nobody")), "to no one", Duration.ofDays(30)).join())
+                .cause().isInstanceOf(CimException.class).hasMessageContaining("no user named " + shared.name("nobody"));
         assertThat(alice.scheduled().join()).isEmpty();
     }
 
     @Test
     void schedulingPastTheServersMaximum_isRefusedSayingSo() {
-        online(name("bob"), new Recorder());
-        CimClient alice = online(name("alice"), new Recorder());
+        shared.online(shared.name("bob"), new Recorder());
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
 
-        assertThatThrownBy(() -> alice.schedule(Recipient.user(name("bob")), "too far", Duration.ofDays(401)).join())
+        assertThatThrownBy(() -> alice.schedule(Recipient.user(shared.name("bob")), "too far", Duration.ofDays(401)).join())
                 .cause().isInstanceOf(CimException.class).hasMessageContaining("the most the server accepts");
     }
 
     @Test
     void schedulingPastTheUsersCap_isRefusedSayingSo() {
-        online(name("bob"), new Recorder());
-        CimClient alice = online(name("alice"), new Recorder());
+        shared.online(shared.name("bob"), new Recorder());
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
         for (int i = 0; i < 5; i++) {
-            alice.schedule(Recipient.user(name("bob")), "n" + i, Duration.ofHours(5)).join();
+            alice.schedule(Recipient.user(shared.name("bob")), "n" + i, Duration.ofHours(5)).join();
         }
 
-        assertThatThrownBy(() -> alice.schedule(Recipient.user(name("bob")), "one more", Duration.ofHours(5)).join())
+        assertThatThrownBy(() -> alice.schedule(Recipient.user(shared.name("bob")), "one more", Duration.ofHours(5)).join())
                 .cause().isInstanceOfSatisfying(CimException.class,
                         e -> assertThat(e.reason()).isEqualTo(CimException.Reason.TOO_MANY_SCHEDULED))
                 .hasMessageContaining("5 scheduled messages");

@@ -7,6 +7,7 @@ import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimException;
 import dev.cim.client.core.ConnectionEvent;
 import dev.cim.client.core.Recipient;
+import dev.cim.client.core.Recorder;
 import dev.cim.client.core.SendReceipt;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.MessageIds;
@@ -16,7 +17,7 @@ import dev.cim.common.protocol.proto.LoginResult;
 import dev.cim.server.account.AccountService;
 import dev.cim.server.net.CimServer;
 import dev.cim.server.support.RawClient;
-import dev.cim.server.support.Recorder;
+import dev.cim.server.support.SharedServer;
 import dev.cim.server.support.TestServer;
 import io.netty.buffer.Unpooled;
 import java.time.Duration;
@@ -24,11 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The attacks of a stranger on the network, against a whole server over real TCP with a real Redis:
@@ -39,41 +37,20 @@ class SecurityIntegrationTest {
 
     private static final Duration LOGIN_TIMEOUT = Duration.ofMillis(1500);
     private static final int RATE = 20;
-    private static final AtomicInteger testNumber = new AtomicInteger();
 
-    private static TestServer server;
-    private final int test = testNumber.incrementAndGet();
-
-    @BeforeAll
-    static void startServer() {
-        server = TestServer.start(
-                "--cim.server.limits.login-timeout=" + LOGIN_TIMEOUT.toMillis() + "ms",
-                "--cim.server.limits.connections-per-address=40",
-                "--cim.server.limits.unauthenticated-per-address=3",
-                "--cim.server.limits.messages-per-second=" + RATE,
-                "--cim.server.limits.message-burst=" + RATE,
-                "--cim.server.accounts.registrations-per-address=25",
-                "--cim.server.accounts.max-login-delay=2s");
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @AfterEach
-    void closeClients() {
-        server.closeClients();
-    }
-
-    private String name(String base) {
-        return base + test;
-    }
+    @RegisterExtension
+    static final SharedServer shared = new SharedServer(
+            "--cim.server.limits.login-timeout=" + LOGIN_TIMEOUT.toMillis() + "ms",
+            "--cim.server.limits.connections-per-address=40",
+            "--cim.server.limits.unauthenticated-per-address=3",
+            "--cim.server.limits.messages-per-second=" + RATE,
+            "--cim.server.limits.message-burst=" + RATE,
+            "--cim.server.accounts.registrations-per-address=25",
+            "--cim.server.accounts.max-login-delay=2s");
+    private final TestServer server = shared.server();
 
     private static LoginResult login(String user, String password) {
-        try (RawClient client = RawClient.connect(server.port())) {
+        try (RawClient client = RawClient.connect(shared.server().port())) {
             client.send(Envelopes.login(user, password, "", MessageIds.newOrigin()));
             return client.await("the login result", Envelope::hasLoginResult).getLoginResult();
         }
@@ -81,7 +58,7 @@ class SecurityIntegrationTest {
 
     @Test
     void passwordGuessing_isSlowedAfterFiveFailures_evenForTheRightPassword_andTheClientIsToldWhen() {
-        String alice = name("alice");
+        String alice = shared.name("alice");
         assertThat(login(alice, TestServer.PASSWORD).getOk()).isTrue();
         for (int i = 0; i < 5; i++) {
             assertThat(login(alice, "guess number " + i).getReason()).isEqualTo("wrong password for " + alice);
@@ -101,7 +78,7 @@ class SecurityIntegrationTest {
 
     @Test
     void sessionToken_logsInWithoutThePassword_andARevokedOneIsRefused() {
-        String bob = name("bob");
+        String bob = shared.name("bob");
         LoginResult first = login(bob, TestServer.PASSWORD);
         assertThat(first.getSessionToken()).hasSizeGreaterThanOrEqualTo(43);
         assertThat(first.getUserName()).isEqualTo(bob);
@@ -123,26 +100,26 @@ class SecurityIntegrationTest {
     @Test
     void names_areCaseInsensitive_andALookAlikeCannotRegister() {
         Recorder carol = new Recorder();
-        CimClient carolClient = server.client(name("Carol"), carol);
+        CimClient carolClient = server.client(shared.name("Carol"), carol);
         carolClient.connect().join();
-        CimClient dave = server.client(name("dave"), new Recorder());
+        CimClient dave = server.client(shared.name("dave"), new Recorder());
         dave.connect().join();
 
-        dave.send(Recipient.user(name("CAROL")), "hello in any case").join();
+        dave.send(Recipient.user(shared.name("CAROL")), "hello in any case").join();
 
-        assertThat(carol.awaitText("hello in any case").sender()).isEqualTo(name("dave"));
-        LoginResult impostor = login(name("caro1"), TestServer.PASSWORD);
+        assertThat(carol.awaitText("hello in any case").sender()).isEqualTo(shared.name("dave"));
+        LoginResult impostor = login(shared.name("caro1"), TestServer.PASSWORD);
         assertThat(impostor.getOk()).isFalse();
-        assertThat(impostor.getReason()).contains("looks too much like the existing user " + name("carol"));
+        assertThat(impostor.getReason()).contains("looks too much like the existing user " + shared.name("carol"));
     }
 
     @Test
     void shortPassword_cannotCreateAnAccount() {
-        LoginResult result = login(name("erin"), "1234567");
+        LoginResult result = login(shared.name("erin"), "1234567");
 
         assertThat(result.getOk()).isFalse();
         assertThat(result.getReason()).contains("at least 8 characters");
-        assertThat(server.bean(AccountService.class).exists(name("erin"))).isFalse();
+        assertThat(server.bean(AccountService.class).exists(shared.name("erin"))).isFalse();
     }
 
     @Test
@@ -163,7 +140,7 @@ class SecurityIntegrationTest {
         try (RawClient slow = RawClient.connect(server.port())) {
             long start = System.nanoTime();
             // A login frame, dripped: traffic does not extend the deadline.
-            byte[] login = Envelopes.login(name("slow"), TestServer.PASSWORD, "", 1).toByteArray();
+            byte[] login = Envelopes.login(shared.name("slow"), TestServer.PASSWORD, "", 1).toByteArray();
             slow.sendBytes(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, (byte) login.length}));
             for (int i = 0; i < login.length && slow.isOpen(); i++) {
                 slow.sendBytes(Unpooled.wrappedBuffer(login, i, 1));
@@ -195,11 +172,11 @@ class SecurityIntegrationTest {
                         .contains("3 of them not logged in");
                 fourth.awaitClosed(Recorder.WAIT);
             }
-            idle.get(0).send(Envelopes.login(name("frank"), TestServer.PASSWORD, "", MessageIds.newOrigin()));
+            idle.get(0).send(Envelopes.login(shared.name("frank"), TestServer.PASSWORD, "", MessageIds.newOrigin()));
             idle.get(0).await("the login result", Envelope::hasLoginResult);
 
             try (RawClient next = RawClient.connect(server.port())) {
-                next.send(Envelopes.login(name("gwen"), TestServer.PASSWORD, "", MessageIds.newOrigin()));
+                next.send(Envelopes.login(shared.name("gwen"), TestServer.PASSWORD, "", MessageIds.newOrigin()));
                 assertThat(next.await("the login result", Envelope::hasLoginResult).getLoginResult().getOk()).isTrue();
             }
         } finally {
@@ -210,13 +187,13 @@ class SecurityIntegrationTest {
     @Test
     void flood_overTheRateIsRefusedWithWhenToRetry_andNothingIsDroppedSilently() {
         Recorder hank = new Recorder();
-        server.client(name("hank"), hank).connect().join();
-        CimClient ivan = server.client(name("ivan"), new Recorder());
+        server.client(shared.name("hank"), hank).connect().join();
+        CimClient ivan = server.client(shared.name("ivan"), new Recorder());
         ivan.connect().join();
 
         List<CompletableFuture<SendReceipt>> sent = new ArrayList<>();
         for (int i = 0; i < RATE * 3; i++) {
-            sent.add(ivan.send(Recipient.user(name("hank")), "flood " + i));
+            sent.add(ivan.send(Recipient.user(shared.name("hank")), "flood " + i));
         }
         int delivered = 0;
         List<CimException> refused = new ArrayList<>();

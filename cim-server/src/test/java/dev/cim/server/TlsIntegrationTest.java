@@ -11,16 +11,20 @@ import dev.cim.client.core.CimException;
 import dev.cim.client.core.ClientTls;
 import dev.cim.client.core.ConnectionEvent;
 import dev.cim.client.core.Recipient;
+import dev.cim.client.core.Recorder;
+import dev.cim.client.core.SendReceipt;
 import dev.cim.common.tls.SelfSignedCertificate;
 import dev.cim.common.tls.TlsProvider;
 import dev.cim.server.net.PlaintextRefusedException;
 import dev.cim.server.redis.RedisKeys;
-import dev.cim.server.support.Recorder;
+import dev.cim.server.support.SharedServer;
 import dev.cim.server.support.TestServer;
 import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -30,14 +34,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.env.Environment;
@@ -52,44 +53,32 @@ class TlsIntegrationTest {
 
     /** Also the login deadline, which the handshake counts against. */
     private static final Duration IDLE_TIMEOUT = Duration.ofMillis(1500);
-    private static final AtomicInteger testNumber = new AtomicInteger();
-
     private static Path dir;
     private static Path trusted;
     private static Path untrusted;
-    private static TestServer server;
-    private final int test = testNumber.incrementAndGet();
 
-    @BeforeAll
-    static void startServer() throws IOException {
-        dir = Files.createTempDirectory("cim-tls-test-");
-        trusted = dir.resolve("server.pem");
-        untrusted = dir.resolve("other.pem");
-        SelfSignedCertificate.generate("cim test server", List.of("localhost", "127.0.0.1"), Duration.ofDays(1))
-                .write(trusted, dir.resolve("server-key.pem"));
-        SelfSignedCertificate.generate("cim test server", List.of("localhost", "127.0.0.1"), Duration.ofDays(1))
-                .write(untrusted, dir.resolve("other-key.pem"));
-        server = TestServer.start(
+    @RegisterExtension
+    static final SharedServer shared = new SharedServer(TlsIntegrationTest::startServer);
+    private final TestServer server = shared.server();
+
+    /** Makes the certificates (one the server's, one no one's), then the server. */
+    private static TestServer startServer() {
+        try {
+            dir = Files.createTempDirectory("cim-tls-test-");
+            trusted = dir.resolve("server.pem");
+            untrusted = dir.resolve("other.pem");
+            SelfSignedCertificate.generate("cim test server", List.of("localhost", "127.0.0.1"), Duration.ofDays(1))
+                    .write(trusted, dir.resolve("server-key.pem"));
+            SelfSignedCertificate.generate("cim test server", List.of("localhost", "127.0.0.1"), Duration.ofDays(1))
+                    .write(untrusted, dir.resolve("other-key.pem"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return TestServer.start(
                 "--cim.server.idle-timeout=" + IDLE_TIMEOUT.toMillis() + "ms",
                 "--cim.server.limits.login-timeout=" + IDLE_TIMEOUT.toMillis() + "ms",
                 "--cim.server.tls.certificate=" + trusted,
                 "--cim.server.tls.private-key=" + dir.resolve("server-key.pem"));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    @AfterEach
-    void closeClients() {
-        server.closeClients();
-    }
-
-    private String name(String base) {
-        return base + test;
     }
 
     @Test
@@ -106,43 +95,55 @@ class TlsIntegrationTest {
     void clientsTrustingTheCertificate_logInAndChat_overTls13() {
         AtomicReference<SslHandler> tls = new AtomicReference<>();
         Recorder bob = new Recorder();
-        server.client(server.builder(name("bob"), bob).tls(ClientTls.trusting(trusted))).connect().join();
-        CimClient alice = server.client(server.builder(name("alice"), new Recorder()).tls(ClientTls.trusting(trusted))
+        server.client(server.builder(shared.name("bob"), bob).tls(ClientTls.trusting(trusted))).connect().join();
+        CimClient alice = server.client(server.builder(shared.name("alice"), new Recorder()).tls(ClientTls.trusting(trusted))
                 .beforeCodec(channel -> tls.set(channel.pipeline().get(SslHandler.class))));
         alice.connect().join();
 
-        alice.send(Recipient.user(name("bob")), "over tls").join();
+        alice.send(Recipient.user(shared.name("bob")), "over tls").join();
 
         bob.awaitText("over tls");
         assertThat(tls.get().engine().getSession().getProtocol()).isEqualTo("TLSv1.3");
     }
 
     @Test
-    void everyProviderPairing_speaksToTheOther() throws IOException {
-        // The server above uses OpenSSL where it loads; this one the JDK's.
+    void everyProviderPairing_speaksToTheOther() {
+        // The shared server uses OpenSSL where it loads; this one the JDK's.
         try (TestServer jdkServer = TestServer.start(
                 "--cim.server.tls.certificate=" + trusted,
                 "--cim.server.tls.private-key=" + dir.resolve("server-key.pem"),
                 "--cim.server.tls.provider=jdk")) {
             for (TestServer s : List.of(server, jdkServer)) {
-                for (TlsProvider provider : OpenSsl.isAvailable() ? List.of(TlsProvider.JDK, TlsProvider.OPENSSL)
-                        : List.of(TlsProvider.JDK)) {
-                    Recorder recorder = new Recorder();
-                    CimClient client = s.client(s.builder(name("p" + provider.ordinal()), recorder)
-                            .tls(ClientTls.create(trusted, provider)));
-                    client.connect().join();
-                    client.send(Recipient.user(name("p" + provider.ordinal())), "to myself by " + provider).join();
-                    client.close();
+                Recorder receiver = new Recorder();
+                s.client(s.builder(shared.name("r"), receiver).tls(ClientTls.trusting(trusted))).connect().join();
+                for (TlsProvider provider : clientProviders()) {
+                    String pairing = provider + " client, " + (s == server ? "default" : "JDK") + " server";
+                    AtomicReference<SslHandler> tls = new AtomicReference<>();
+                    CimClient sender = s.client(s.builder(shared.name("p" + provider.ordinal()), new Recorder())
+                            .tls(ClientTls.create(trusted, provider))
+                            .beforeCodec(channel -> tls.set(channel.pipeline().get(SslHandler.class))));
+                    sender.connect().join();
+
+                    SendReceipt receipt = sender.send(Recipient.user(shared.name("r")), "from the " + pairing).join();
+
+                    assertThat(receipt.outcome()).as(pairing).isEqualTo(SendReceipt.Outcome.DELIVERED);
+                    assertThat(receiver.awaitText("from the " + pairing).sender()).isEqualTo(shared.name("p" + provider.ordinal()));
+                    assertThat(tls.get().engine() instanceof ReferenceCountedOpenSslEngine)
+                            .as("%s: the client's engine is OpenSSL's", pairing).isEqualTo(provider == TlsProvider.OPENSSL);
                 }
             }
         }
     }
 
+    /** The client providers there are here: the JDK's, and OpenSSL's where it loads (see the BoringSSL test). */
+    private static List<TlsProvider> clientProviders() {
+        return OpenSsl.isAvailable() ? List.of(TlsProvider.JDK, TlsProvider.OPENSSL) : List.of(TlsProvider.JDK);
+    }
+
     @Test
     void eachClientProvider_refusesAnUntrustedCertificate_inTheSameWords() {
-        for (TlsProvider provider : OpenSsl.isAvailable() ? List.of(TlsProvider.JDK, TlsProvider.OPENSSL)
-                : List.of(TlsProvider.JDK)) {
-            CimClient client = server.client(server.builder(name("w" + provider.ordinal()), new Recorder())
+        for (TlsProvider provider : clientProviders()) {
+            CimClient client = server.client(server.builder(shared.name("w" + provider.ordinal()), new Recorder())
                     .tls(ClientTls.create(untrusted, provider)));
 
             assertThat(failure(client)).as(provider.name()).hasMessageStartingWith("the server at " + server.address()
@@ -152,7 +153,7 @@ class TlsIntegrationTest {
 
     @Test
     void theServerName_isWhatTheCertificateIsCheckedAgainst() {
-        CimClient wrongName = server.client(server.builder(name("alice"), new Recorder())
+        CimClient wrongName = server.client(server.builder(shared.name("alice"), new Recorder())
                 .tls(ClientTls.trusting(trusted).serverName("cim.example")));
 
         CimException failure = failure(wrongName);
@@ -160,14 +161,14 @@ class TlsIntegrationTest {
         assertThat(failure.reason()).isEqualTo(CimException.Reason.TLS_FAILED);
         assertThat(failure).hasMessageStartingWith("the server at " + server.address()
                 + " failed TLS verification: its certificate is not for cim.example (");
-        server.client(server.builder(name("alice"), new Recorder())
+        server.client(server.builder(shared.name("alice"), new Recorder())
                 .tls(ClientTls.trusting(trusted).serverName("localhost"))).connect().join();
     }
 
     @Test
     void aPlaintextClient_failsWithOneLine_stops_andTheServerServesTheOthers() {
         Recorder events = new Recorder();
-        CimClient plaintext = server.client(name("alice"), events);
+        CimClient plaintext = server.client(shared.name("alice"), events);
 
         CimException failure = failure(plaintext);
 
@@ -176,15 +177,15 @@ class TlsIntegrationTest {
                 + "only, and this client is set for plaintext (expected: TLS turned on)");
         assertThat(events.awaitEvent(ConnectionEvent.TlsFailed.class).reason()).isEqualTo(failure.getMessage());
         assertStoppedAfterOneAttempt(events);
-        assertThat(server.redis().hasKey(RedisKeys.account(name("alice")))).as("no login was read").isFalse();
+        assertThat(server.redis().hasKey(RedisKeys.account(shared.name("alice")))).as("no login was read").isFalse();
         Recorder bob = new Recorder();
-        server.client(server.builder(name("bob"), bob).tls(ClientTls.trusting(trusted))).connect().join();
+        server.client(server.builder(shared.name("bob"), bob).tls(ClientTls.trusting(trusted))).connect().join();
     }
 
     @Test
     void aClientNotTrustingTheCertificate_failsWithOneLine_stops_andNeverSentItsPassword() {
         Recorder events = new Recorder();
-        CimClient client = server.client(server.builder(name("alice"), events).tls(ClientTls.trusting(untrusted)));
+        CimClient client = server.client(server.builder(shared.name("alice"), events).tls(ClientTls.trusting(untrusted)));
 
         CimException failure = failure(client);
 
@@ -196,7 +197,7 @@ class TlsIntegrationTest {
                 .doesNotContain("\n");
         assertStoppedAfterOneAttempt(events);
         // The first login of a name creates its account: none, so no login (and no password) arrived.
-        assertThat(server.redis().hasKey(RedisKeys.account(name("alice")))).isFalse();
+        assertThat(server.redis().hasKey(RedisKeys.account(shared.name("alice")))).isFalse();
     }
 
     @Test
@@ -247,8 +248,8 @@ class TlsIntegrationTest {
                 TestServer tls = TestServer.start("--cim.server.host=0.0.0.0",
                         "--cim.server.tls.certificate=" + trusted,
                         "--cim.server.tls.private-key=" + dir.resolve("server-key.pem"))) {
-            plaintext.client(name("alice"), new Recorder()).connect().join(); // over loopback
-            tls.client(tls.builder(name("alice"), new Recorder()).tls(ClientTls.trusting(trusted))).connect().join();
+            plaintext.client(shared.name("alice"), new Recorder()).connect().join(); // over loopback
+            tls.client(tls.builder(shared.name("alice"), new Recorder()).tls(ClientTls.trusting(trusted))).connect().join();
         }
     }
 

@@ -6,15 +6,15 @@ import static org.awaitility.Awaitility.await;
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.ConnectionEvent;
 import dev.cim.client.core.Recipient;
+import dev.cim.client.core.Recorder;
 import dev.cim.client.core.ScheduledChange;
 import dev.cim.client.core.ScheduledMessage;
 import dev.cim.client.core.SendReceipt;
 import dev.cim.server.chat.ChatCore;
 import dev.cim.server.redis.embedded.EmbeddedRedisServer;
+import dev.cim.testkit.Ports;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import dev.cim.server.support.FreePort;
-import dev.cim.server.support.Recorder;
 import dev.cim.server.support.TestServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +33,7 @@ class TwoNodeIntegrationTest {
     @TempDir
     Path dataDir;
 
-    private final int redisPort = FreePort.next();
+    private final int redisPort = Ports.free();
     private EmbeddedRedisServer redis;
     private TestServer a;
     private TestServer b;

@@ -12,12 +12,11 @@ import io.netty.util.Timer;
 import io.netty.util.TimerTask;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -45,6 +44,8 @@ import org.junit.jupiter.api.Test;
  * relies on a {@code TimerTask.cancelled} callback that Netty 4.1's {@code TimerTask} does not have.
  * Netty's tests wait on real time; here no test sleeps to let things settle (waits are on latches
  * and conditions with deadlines), and "not before" checks use a witness job instead of a long sleep.
+ * Bounds on how late a job may run hold on a quiet machine only, so they are not checked here, in
+ * every build, but by {@link HashedWheelTimerTimingTest}, which runs apart ({@code -Ptiming}).
  */
 class HashedWheelTimerConventionsTest {
 
@@ -90,7 +91,7 @@ class HashedWheelTimerConventionsTest {
         long start = System.nanoTime();
         Timeout timeout = timer.newTimeout(t -> barrier.countDown(), 200, TimeUnit.MILLISECONDS);
 
-        assertThat(barrier.await(3, TimeUnit.SECONDS)).isTrue();
+        assertThat(barrier.await(10, TimeUnit.SECONDS)).as("ran within 10 s, a bound no busy machine reaches").isTrue();
         assertThat(System.nanoTime() - start).as("not before the delay").isGreaterThanOrEqualTo(200_000_000L);
         awaitTrue(timeout::isExpired, "timer should expire");
     }
@@ -148,26 +149,15 @@ class HashedWheelTimerConventionsTest {
     }
 
     @Test
-    void newTimeout_100000Timeouts_eachRunsNotBeforeItsDelayAndWithinTwiceTickPlusDelay() throws Exception {
-        // Netty: testExecutionOnTime (200 ms tick, 125 ms timeouts, each within [125, 650) ms).
-        int tickDuration = 200;
-        int timeout = 125;
-        int maxTimeout = 2 * (tickDuration + timeout);
-        Timer timer = timer(DelayScheduler.builder().tick(Duration.ofMillis(tickDuration)));
-        BlockingQueue<Long> queue = new LinkedBlockingQueue<>();
-        int scheduledTasks = 100_000;
-        for (int i = 0; i < scheduledTasks; i++) {
-            long start = System.nanoTime();
-            timer.newTimeout(t -> queue.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)),
-                    timeout, TimeUnit.MILLISECONDS);
-        }
+    void newTimeout_100000Timeouts_eachRunsAndNoneBeforeItsDelay() throws Exception {
+        // Netty: testExecutionOnTime (200 ms tick, 125 ms timeouts, each within [125, 650) ms). Only
+        // its lower bound, a promise that holds however busy the machine is, is checked here; the
+        // upper one, a bound on lateness, is HashedWheelTimerTimingTest's, run apart (-Ptiming).
+        List<Long> delays = ExecutionOnTime.run(timer(DelayScheduler.builder().tick(Duration.ofMillis(ExecutionOnTime.TICK))));
 
-        for (int i = 0; i < scheduledTasks; i++) {
-            Long delay = queue.poll(30, TimeUnit.SECONDS);
-            assertThat(delay).as("task %d ran", i).isNotNull();
-            assertThat(delay).as("Timeout + %d delay %d must be %d < %d", scheduledTasks, delay, timeout, maxTimeout)
-                    .isGreaterThanOrEqualTo((long) timeout).isLessThan((long) maxTimeout);
-        }
+        assertThat(delays).hasSize(ExecutionOnTime.TIMEOUTS);
+        assertThat(Collections.min(delays)).as("the earliest, in ms after it was scheduled")
+                .isGreaterThanOrEqualTo(ExecutionOnTime.TIMEOUT);
     }
 
     @Test

@@ -18,9 +18,7 @@ import dev.cim.common.protocol.proto.Receipt;
 import dev.cim.common.protocol.proto.Receipts;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange.Kind;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import dev.cim.testkit.Ports;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -237,7 +235,7 @@ class CimClientTest {
     }
 
     @Test
-    void connect_firstAddressRefusesConnections_logsInOnTheSecond() throws IOException {
+    void connect_firstAddressRefusesConnections_logsInOnTheSecond() {
         FakeServer server = server("node-b");
         ServerAddress dead = deadAddress();
         RandomGenerator startAtTheFirst = () -> 0L; // the link starts at address 0, and waits b/2
@@ -829,9 +827,8 @@ class CimClientTest {
                 .build();
     }
 
-    private static ServerAddress deadAddress() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return new ServerAddress("127.0.0.1", socket.getLocalPort());
-        }
+    /** An address nothing listens on: a free port below the ephemeral range, which no connection takes as its own. */
+    private static ServerAddress deadAddress() {
+        return new ServerAddress("127.0.0.1", Ports.free());
     }
 }

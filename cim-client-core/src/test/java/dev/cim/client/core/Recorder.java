@@ -2,15 +2,23 @@ package dev.cim.client.core;
 
 import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A listener that records what a client hears, for tests to wait on and check. */
-final class Recorder implements CimListener {
+/**
+ * A listener that keeps what a client heard, for tests to wait on with deadlines and check: the
+ * library's own tests (against a fake server) and the server's (against a real one). The one test
+ * class the test-jar of cim-client-core carries.
+ */
+public final class Recorder implements CimListener {
 
-    final List<ChatMessage> messages = new CopyOnWriteArrayList<>();
-    final List<ConnectionEvent> events = new CopyOnWriteArrayList<>();
-    final List<ScheduledChange> changes = new CopyOnWriteArrayList<>();
+    /** How long a wait for something a client should hear may take: generous, for two busy cores. */
+    public static final Duration WAIT = Duration.ofSeconds(20);
+
+    public final List<ChatMessage> messages = new CopyOnWriteArrayList<>();
+    public final List<ConnectionEvent> events = new CopyOnWriteArrayList<>();
+    public final List<ScheduledChange> changes = new CopyOnWriteArrayList<>();
 
     @Override
     public void onMessage(ChatMessage message) {
@@ -27,19 +35,45 @@ final class Recorder implements CimListener {
         changes.add(change);
     }
 
-    /** The first event of {@code type}, waiting for it up to {@link FakeServer#WAIT}. */
-    <T extends ConnectionEvent> T awaitEvent(Class<T> type) {
-        await().atMost(FakeServer.WAIT).until(() -> events.stream().anyMatch(type::isInstance));
-        return events.stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
+    /** The texts received, in order. */
+    public List<String> texts() {
+        return messages.stream().map(ChatMessage::text).toList();
+    }
+
+    /** The messages received, in order, as {@code sender/id}. */
+    public List<String> messageIds() {
+        return messages.stream().map(m -> m.sender() + "/" + m.id()).toList();
     }
 
     /** The events of {@code type} so far. */
-    <T extends ConnectionEvent> List<T> events(Class<T> type) {
+    public <T extends ConnectionEvent> List<T> events(Class<T> type) {
         return events.stream().filter(type::isInstance).map(type::cast).toList();
     }
 
-    /** The ids of the messages heard, in order. */
-    List<String> messageIds() {
-        return messages.stream().map(m -> m.sender() + "/" + m.id()).toList();
+    /** Waits until {@code count} messages have arrived; returns them. */
+    public List<ChatMessage> awaitMessages(int count) {
+        await(count + " messages (have " + messages.size() + ")").atMost(WAIT).until(() -> messages.size() >= count);
+        return List.copyOf(messages);
+    }
+
+    /** Waits for a message with {@code text}; returns the first. */
+    public ChatMessage awaitText(String text) {
+        await("a message '" + text + "' (have " + texts() + ")").atMost(WAIT)
+                .until(() -> messages.stream().anyMatch(m -> m.text().equals(text)));
+        return messages.stream().filter(m -> m.text().equals(text)).findFirst().orElseThrow();
+    }
+
+    /** Waits for a scheduled-message change of {@code kind}; returns the first. */
+    public ScheduledChange awaitChange(ScheduledChange.Kind kind) {
+        await("a " + kind + " change (have " + changes + ")").atMost(WAIT)
+                .until(() -> changes.stream().anyMatch(c -> c.kind() == kind));
+        return changes.stream().filter(c -> c.kind() == kind).findFirst().orElseThrow();
+    }
+
+    /** Waits for a connection event of {@code type}; returns the first. */
+    public <T extends ConnectionEvent> T awaitEvent(Class<T> type) {
+        await("a " + type.getSimpleName() + " event (have " + events + ")").atMost(WAIT)
+                .until(() -> events.stream().anyMatch(type::isInstance));
+        return events(type).get(0);
     }
 }

@@ -1,8 +1,8 @@
 package dev.cim.e2e.fault;
 
 import dev.cim.e2e.JavaProcess;
-import dev.cim.e2e.Ports;
 import dev.cim.e2e.RedisProcess;
+import dev.cim.testkit.Ports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  *   sender   USER ADDRESSES STATE_DIR RECIPIENT FROM COUNT PER_SECOND
  *            prints "SENT n" before sending message n ("n:&lt;n&gt;"), "ACK n" when the server
  *            confirmed it (delivered, or stored durably), "FAIL n reason" when it refused it,
- *            then "DONE" when every message sent was answered
+ *            then "DONE" after the line of every message's answer
  *   receiver USER ADDRESSES STATE_DIR
  *            prints "RECV sender n" for each message shown; for a scheduled one
  *            "RECV sender n DUE dueMillis AT shownMillis BY server|client" (wall clock, epoch ms)
@@ -88,6 +88,9 @@ public final class FaultClient {
     private static void send(CimClient client, PrintStream out, Recipient to, long from, long count, double perSecond)
             throws InterruptedException {
         long start = System.nanoTime();
+        // DONE follows the last ACK or FAIL line: the futures of the printing, not of the answers
+        // (client.allAnswered() can complete before the last answer's line is printed).
+        java.util.List<java.util.concurrent.CompletableFuture<?>> printed = new java.util.ArrayList<>();
         for (long i = 0; i < count; i++) {
             long n = from + i;
             long due = start + (long) (i * 1e9 / perSecond);
@@ -96,10 +99,11 @@ public final class FaultClient {
                 TimeUnit.NANOSECONDS.sleep(wait); // pacing the traffic, not waiting for an outcome
             }
             print(out, "SENT " + n);
-            client.send(to, "n:" + n).whenComplete((receipt, failure) ->
-                    print(out, failure == null ? "ACK " + n : "FAIL " + n + " " + failure.getMessage()));
+            printed.add(client.send(to, "n:" + n).whenComplete((receipt, failure) ->
+                    print(out, failure == null ? "ACK " + n : "FAIL " + n + " " + failure.getMessage())));
         }
-        client.allAnswered().thenRun(() -> print(out, "DONE"));
+        java.util.concurrent.CompletableFuture.allOf(printed.toArray(java.util.concurrent.CompletableFuture[]::new))
+                .whenComplete((done, failure) -> print(out, "DONE"));
     }
 
     private static void schedule(CimClient client, PrintStream out, Recipient to, int count, long firstDue,

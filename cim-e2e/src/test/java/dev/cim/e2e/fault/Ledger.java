@@ -3,32 +3,58 @@ package dev.cim.e2e.fault;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * Counts one scenario from what its clients printed: a message counts as <b>sent</b> once the
  * server confirmed it to its sender (ACK: it reached the recipient's session, or is stored
  * durably), and then must be shown exactly once, in order. <b>Lost</b>: confirmed, never shown.
- * <b>Duplicated</b>: shown more than once (across receiver restarts too). <b>Out of order</b>: shown
- * after a message sent later. Messages never confirmed (their sender died first, or they were
- * refused) may or may not arrive; they are counted apart.
+ * <b>Duplicated</b>: shown more than once (across receiver restarts too), but for the one repeat the
+ * client allows: a receiver killed after showing a message and before recording its id (the
+ * README's "may show it once more") shows it again first when it comes back; such a repeat is
+ * counted apart, as <b>shown again after a kill</b>. <b>Out of order</b>: shown after a message sent
+ * later. Messages never confirmed (their sender died first) may or may not arrive; they are counted
+ * apart.
+ *
+ * <p>A message <b>refused</b> (FAIL: the server told its sender it was not sent) is neither lost
+ * nor confirmed: it is counted and reported apart. A scenario says which refusals it expects (while
+ * Redis is down, what needs it is refused, as the README promises); any other refusal is
+ * <b>unexpected</b>, and a scenario with one is not clean.
  */
 final class Ledger {
 
     /** One scenario's counts. */
     record Counts(int confirmed, int shown, int lost, int duplicated, int outOfOrder, int unconfirmedShown,
-            int refused) {
+            int shownAgainAfterKill, int refused, int unexpectedlyRefused) {
 
         boolean clean() {
-            return lost == 0 && duplicated == 0 && outOfOrder == 0;
+            return lost == 0 && duplicated == 0 && outOfOrder == 0 && unexpectedlyRefused == 0;
         }
     }
 
+    private final String expectedRefusal;
     private final Set<Long> confirmed = new HashSet<>();
-    private final Set<Long> refused = new HashSet<>();
+    /** Each refused message's number and the reason its sender was given. */
+    private final Map<Long, String> refused = new LinkedHashMap<>();
     private final List<Long> shown = new ArrayList<>();
+    /** The last message each receiver before the current one showed. */
+    private Long lastOfPrevious;
+    private int shownAgainAfterKill;
+
+    /** A ledger of a scenario in which no message may be refused. */
+    Ledger() {
+        this.expectedRefusal = null;
+    }
+
+    /** A ledger of a scenario in which a refusal whose reason contains {@code expectedRefusal} may happen. */
+    Ledger(String expectedRefusal) {
+        this.expectedRefusal = Objects.requireNonNull(expectedRefusal,
+                "expectedRefusal (expected: part of the reason of a refusal the scenario may cause)");
+    }
 
     /** Reads the output of one sender process. */
     void sender(String transcript) {
@@ -36,17 +62,30 @@ final class Ledger {
             if (line.startsWith("ACK ")) {
                 confirmed.add(Long.parseLong(line.substring(4).trim()));
             } else if (line.startsWith("FAIL ")) {
-                refused.add(Long.parseLong(line.split(" ")[1]));
+                String[] words = line.split(" ", 3);
+                refused.put(Long.parseLong(words[1]), words.length > 2 ? words[2] : "");
             }
         }
     }
 
-    /** Reads the output of one receiver process; give them in the order they ran. */
+    /**
+     * Reads the output of one receiver process; give them in the order they ran, each after the one
+     * before was killed.
+     */
     void receiver(String transcript) {
+        List<Long> mine = new ArrayList<>();
         for (String line : transcript.split("\n")) {
             if (line.startsWith("RECV ")) {
-                shown.add(Long.parseLong(line.split(" ")[2].trim()));
+                mine.add(Long.parseLong(line.split(" ")[2].trim()));
             }
+        }
+        if (!mine.isEmpty() && mine.get(0).equals(lastOfPrevious)) {
+            shownAgainAfterKill++;
+            mine.remove(0);
+        }
+        shown.addAll(mine);
+        if (!shown.isEmpty()) {
+            lastOfPrevious = shown.get(shown.size() - 1);
         }
     }
 
@@ -57,6 +96,14 @@ final class Ledger {
     /** True when every confirmed message has been shown. */
     boolean allShown() {
         return new HashSet<>(shown).containsAll(confirmed);
+    }
+
+    /** The refusals the scenario did not expect, as "n: reason". */
+    List<String> unexpectedRefusals() {
+        return refused.entrySet().stream()
+                .filter(r -> expectedRefusal == null || !r.getValue().contains(expectedRefusal))
+                .map(r -> r.getKey() + ": " + r.getValue())
+                .toList();
     }
 
     Counts counts() {
@@ -73,6 +120,7 @@ final class Ledger {
         int lost = (int) confirmed.stream().filter(n -> !times.containsKey(n)).count();
         int duplicated = (int) times.values().stream().filter(t -> t > 1).count();
         int unconfirmedShown = (int) times.keySet().stream().filter(n -> !confirmed.contains(n)).count();
-        return new Counts(confirmed.size(), times.size(), lost, duplicated, outOfOrder, unconfirmedShown, refused.size());
+        return new Counts(confirmed.size(), times.size(), lost, duplicated, outOfOrder, unconfirmedShown,
+                shownAgainAfterKill, refused.size(), unexpectedRefusals().size());
     }
 }

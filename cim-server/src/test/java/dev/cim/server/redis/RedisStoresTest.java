@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.server.account.SessionTokens;
 import dev.cim.server.redis.embedded.EmbeddedRedisServer;
 import dev.cim.server.store.AccountStore;
 import dev.cim.server.store.AttemptCounters;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.ScheduledStore;
-import dev.cim.server.support.FreePort;
+import dev.cim.server.support.MutableClock;
+import dev.cim.testkit.Ports;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +42,7 @@ class RedisStoresTest {
 
     @BeforeAll
     static void start() {
-        redis = new EmbeddedRedisServer(FreePort.next(), dataDir, "everysec");
+        redis = new EmbeddedRedisServer(Ports.free(), dataDir, "everysec");
         redis.start();
         RedisStandaloneConfiguration where = new RedisStandaloneConfiguration("127.0.0.1", redis.port());
         where.setPassword(redis.password());
@@ -120,6 +122,27 @@ class RedisStoresTest {
     }
 
     @Test
+    void sessionTokens_perUserAreCapped_theLeastRecentlyUsedGoFirst() {
+        RedisAccountStore accounts = new RedisAccountStore(strings, bytes);
+        MutableClock clock = new MutableClock(); // Redis expires the key by the real clock: time moves on from it
+        SessionTokens tokens = new SessionTokens(accounts, Duration.ofDays(30), 3, clock);
+        String first = tokens.issue("iris");
+        clock.advance(Duration.ofMinutes(1));
+        String second = tokens.issue("iris");
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(tokens.use("iris", first)).isTrue(); // used last now
+        clock.advance(Duration.ofMinutes(1));
+        String third = tokens.issue("iris");
+        String fourth = tokens.issue("iris");
+
+        assertThat(strings.opsForHash().size(RedisKeys.tokens("iris"))).isEqualTo(3);
+        assertThat(tokens.use("iris", second)).as("the least recently used").isFalse();
+        assertThat(tokens.use("iris", first)).isTrue();
+        assertThat(tokens.use("iris", third)).isTrue();
+        assertThat(tokens.use("iris", fourth)).isTrue();
+    }
+
+    @Test
     void attemptCounters_countAndExpireAfterTheLastAttempt() {
         RedisAttemptCounters counters = new RedisAttemptCounters(bytes);
         Instant now = Instant.ofEpochMilli(clock.get());
@@ -167,11 +190,22 @@ class RedisStoresTest {
     void messagesOlderThanTheTimeToLive_areDroppedAsNewOnesCome() {
         RedisInboxStore inbox = new RedisInboxStore(bytes, System::currentTimeMillis, 100, 1 << 20, Duration.ofMillis(1));
         inbox.store("gus", List.of(chat("old")));
+        assertThat(texts(inbox.page("gus", "0", 10))).as("stored").containsExactly("old");
+
         // Stream ids are Redis' own clock: a new store a few milliseconds later finds the old one expired.
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> {
+        org.awaitility.Awaitility.await("'old' dropped").atMost(Duration.ofSeconds(5)).until(() -> {
             inbox.store("gus", List.of(chat("new")));
-            return inbox.page("gus", "0", 10).stream().noneMatch(e -> e.chat().getText().equals("old"));
+            return !texts(inbox.page("gus", "0", 10)).contains("old");
         });
+
+        List<InboxStore.Entry> left = inbox.page("gus", "0", 10);
+        assertThat(texts(left)).isNotEmpty().containsOnly("new");
+        assertThat(strings.opsForValue().get(RedisKeys.inboxBytes("gus"))).as("the bytes of what is left")
+                .isEqualTo(Integer.toString(left.stream().mapToInt(InboxStore.Entry::bytes).sum()));
+    }
+
+    private static List<String> texts(List<InboxStore.Entry> entries) {
+        return entries.stream().map(e -> e.chat().getText()).toList();
     }
 
     private static Scheduled draft(String id, long due) {

@@ -2,6 +2,7 @@ package dev.cim.server.support;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.cim.client.core.Recorder;
 import dev.cim.common.protocol.CimProtocolCodec;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;

@@ -8,6 +8,7 @@ import dev.cim.server.CimServerApplication;
 import dev.cim.server.CimServerProperties;
 import dev.cim.server.net.CimServer;
 import dev.cim.server.redis.embedded.EmbeddedRedisServer;
+import dev.cim.testkit.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ public final class TestServer implements AutoCloseable {
     public static TestServer start(String... args) {
         List<String> all = new ArrayList<>(List.of(
                 "--cim.server.redis.embedded=true",
-                "--spring.data.redis.port=" + FreePort.next(),
+                "--spring.data.redis.port=" + Ports.free(),
                 "--cim.server.data-dir=" + tempDir()));
         all.addAll(List.of(args));
         return run(all);
@@ -78,7 +79,7 @@ public final class TestServer implements AutoCloseable {
     public static TestServer withClock(java.time.Clock clock, String... args) {
         List<String> all = new ArrayList<>(List.of(
                 "--cim.server.redis.embedded=true",
-                "--spring.data.redis.port=" + FreePort.next(),
+                "--spring.data.redis.port=" + Ports.free(),
                 "--cim.server.data-dir=" + tempDir()));
         all.addAll(List.of(args));
         return run(all, clock);

@@ -2,15 +2,14 @@ package dev.cim.server.redis.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.assertj.core.api.Assertions.fail;
 
-import dev.cim.server.support.FreePort;
 import dev.cim.server.support.RawRedis;
+import dev.cim.testkit.Ports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,28 +19,45 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * What another process of the machine can do to the embedded Redis: nothing without the password,
  * and no file written or module loaded even with it. Runs on every binary the server may choose: the
- * bundled 6.2, and the redis-server 7 on the PATH where there is one (CI installs Debian's).
+ * bundled 6.2, and the redis-server 7 on the PATH, which the server prefers. A machine without one
+ * fails the cases that need it rather than skip them: {@code .ci/run} installs Debian's.
  */
 class EmbeddedRedisLockdownTest {
 
     private static final long MAXMEMORY = 64L << 20;
+    /** The executable a case names for the redis-server 7 on the PATH ({@link #redis7()}). */
+    private static final String ON_THE_PATH = "redis-server 7 on the PATH";
 
     @TempDir
     Path dataDir;
 
-    /** {@code bundled}, and the binary found on the PATH if it is not the bundled one. */
-    static List<String> executables() throws IOException {
-        List<String> all = new ArrayList<>(List.of(RedisExecutable.BUNDLED));
-        RedisExecutable preferred = RedisExecutable.resolve("").executable();
-        if (!preferred.source().equals(RedisExecutable.BUNDLED)) {
-            all.add(preferred.path().toString());
-        }
-        return all;
+    /** The binaries the server may choose: the bundled one, and the one on the PATH. */
+    static List<String> executables() {
+        return List.of(RedisExecutable.BUNDLED, ON_THE_PATH);
     }
 
-    private EmbeddedRedisServer redis(String executable) {
-        return new EmbeddedRedisServer(FreePort.next(), dataDir,
-                new EmbeddedRedisServer.Options("everysec", executable, MAXMEMORY));
+    /**
+     * The redis-server 7 or later on the PATH, which the server prefers to the bundled one.
+     *
+     * @throws AssertionError where there is none
+     */
+    private static RedisExecutable redis7() throws IOException {
+        RedisExecutable preferred = RedisExecutable.resolve("").executable();
+        if (!preferred.version().atLeast7()) {
+            fail("no redis-server 7 or later on the PATH (found: " + preferred + "; expected: one, as the server "
+                    + "prefers it: apt-get install redis-server, as .ci/run does)");
+        }
+        return preferred;
+    }
+
+    /** The setting that runs {@code executable}: itself, or the path of the redis-server 7 on the PATH. */
+    private static String setting(String executable) throws IOException {
+        return executable.equals(ON_THE_PATH) ? redis7().path().toString() : executable;
+    }
+
+    private EmbeddedRedisServer redis(String executable) throws IOException {
+        return new EmbeddedRedisServer(Ports.free(), dataDir,
+                new EmbeddedRedisServer.Options("everysec", setting(executable), MAXMEMORY));
     }
 
     @ParameterizedTest
@@ -120,7 +136,7 @@ class EmbeddedRedisLockdownTest {
         }
 
         try (EmbeddedRedisServer again = new EmbeddedRedisServer(port, dataDir,
-                new EmbeddedRedisServer.Options("everysec", executable, MAXMEMORY))) {
+                new EmbeddedRedisServer.Options("everysec", setting(executable), MAXMEMORY))) {
             again.start();
             assertThat(again.password()).isEqualTo(password);
             assertThat(RawRedis.authenticated(port, password, "GET", "cim:kept")).isEqualTo("$1");
@@ -129,9 +145,8 @@ class EmbeddedRedisLockdownTest {
 
     @Test
     void dataOfTheBundled62_isReadByRedis7_whenOneIsInstalledLater() throws IOException {
-        RedisExecutable preferred = RedisExecutable.resolve("").executable();
-        assumeTrue(preferred.version().atLeast7(), "needs a redis-server 7 on the PATH (apt-get install redis-server)");
-        int port = FreePort.next();
+        RedisExecutable preferred = redis7();
+        int port = Ports.free();
         try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir,
                 new EmbeddedRedisServer.Options("everysec", RedisExecutable.BUNDLED, MAXMEMORY))) {
             redis.start();
@@ -148,9 +163,8 @@ class EmbeddedRedisLockdownTest {
 
     @Test
     void olderBinary_onDataOfRedis7_refusesToStartRatherThanStartEmpty() throws IOException {
-        RedisExecutable preferred = RedisExecutable.resolve("").executable();
-        assumeTrue(preferred.version().atLeast7(), "needs a redis-server 7 on the PATH (apt-get install redis-server)");
-        int port = FreePort.next();
+        RedisExecutable preferred = redis7();
+        int port = Ports.free();
         try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir,
                 new EmbeddedRedisServer.Options("everysec", preferred.path().toString(), MAXMEMORY))) {
             redis.start();

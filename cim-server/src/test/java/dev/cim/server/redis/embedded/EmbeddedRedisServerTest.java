@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cim.server.support.FreePort;
 import dev.cim.server.support.RawRedis;
+import dev.cim.testkit.Ports;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -23,7 +23,7 @@ class EmbeddedRedisServerTest {
 
     @Test
     void start_runsARedisThatAnswersPing_andCloseStopsIt() throws IOException {
-        int port = FreePort.next();
+        int port = Ports.free();
         try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir, "everysec")) {
             redis.start();
 
@@ -34,7 +34,7 @@ class EmbeddedRedisServerTest {
 
     @Test
     void start_afterAStop_reloadsWhatWasWritten() throws IOException {
-        int port = FreePort.next();
+        int port = Ports.free();
         try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir, "everysec")) {
             redis.start();
             assertThat(RawRedis.authenticated(port, redis.password(), "SET", "cim:test", "kept")).isEqualTo("+OK");
@@ -52,7 +52,7 @@ class EmbeddedRedisServerTest {
 
     @Test
     void start_afterRedisWasKilled_reloadsEveryWriteWithFsyncAlways() throws IOException {
-        int port = FreePort.next();
+        int port = Ports.free();
         try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir, "always")) {
             redis.start();
             for (int i = 0; i < 100; i++) {
@@ -86,7 +86,7 @@ class EmbeddedRedisServerTest {
     @Test
     void start_dataDirectoryThatCannotBeMade_failsSayingSo() throws IOException {
         Path file = Files.createFile(dataDir.resolve("a-file"));
-        try (EmbeddedRedisServer redis = new EmbeddedRedisServer(FreePort.next(), file.resolve("data"), "everysec")) {
+        try (EmbeddedRedisServer redis = new EmbeddedRedisServer(Ports.free(), file.resolve("data"), "everysec")) {
             assertThatThrownBy(redis::start).isInstanceOf(EmbeddedRedisStartException.class)
                     .hasMessageContaining("data directory").hasMessageContaining("cannot be set up");
         }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.cim.server.support.FreePort;
-import dev.cim.server.support.Processes;
 import dev.cim.server.support.RawRedis;
+import dev.cim.testkit.Ports;
+import dev.cim.testkit.Processes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,7 +44,7 @@ class EmbeddedRedisWatchdogTest {
 
     @Test
     void serverKilledWithSigkill_leavesNoRedisRunning() throws Exception {
-        int port = FreePort.next();
+        int port = Ports.free();
         Process server = startChildJvm(port);
         List<ProcessHandle> children = server.children().toList();
         started.addAll(children);
@@ -64,7 +64,7 @@ class EmbeddedRedisWatchdogTest {
     void close_stopsRedisAndItsWatchdog() throws IOException {
         Set<ProcessHandle> before = ProcessHandle.current().children().collect(Collectors.toSet());
         List<ProcessHandle> children;
-        try (EmbeddedRedisServer server = new EmbeddedRedisServer(FreePort.next(),
+        try (EmbeddedRedisServer server = new EmbeddedRedisServer(Ports.free(),
                 Files.createTempDirectory("cim-redis"), "everysec")) {
             server.start();
             children = ProcessHandle.current().children().filter(child -> !before.contains(child)).toList();
@@ -80,7 +80,7 @@ class EmbeddedRedisWatchdogTest {
     @Test
     void redisEndingByItself_takesItsWatchdogAlong() throws IOException {
         Set<ProcessHandle> before = ProcessHandle.current().children().collect(Collectors.toSet());
-        try (EmbeddedRedisServer server = new EmbeddedRedisServer(FreePort.next(),
+        try (EmbeddedRedisServer server = new EmbeddedRedisServer(Ports.free(),
                 Files.createTempDirectory("cim-redis"), "everysec")) {
             server.start();
             List<ProcessHandle> children = ProcessHandle.current().children()

@@ -1,6 +1,7 @@
-package dev.cim.loadgen;
+package dev.cim.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,11 +15,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ChildServer#stop} on real processes: {@code /bin/sh} stands in for the server, and a
+ * {@link Processes#stop} on real processes: {@code /bin/sh} stands in for a server, and a
  * {@code sleep} it starts for the server's Redis. That one is orphaned when the shell goes, so only
- * pid 1 reaps it, in its own time: {@link ChildServer#running} does not count it once it has exited.
+ * pid 1 reaps it, in its own time: {@link Processes#running} does not count it once it has exited.
  */
-class ChildServerTest {
+class ProcessesTest {
 
     private static final Duration GRACE = Duration.ofMillis(300);
 
@@ -31,43 +32,51 @@ class ChildServerTest {
     }
 
     @Test
-    void stop_serverStoppingItsChildOnSigterm_isNeitherKilledNorLeavesAnything() throws IOException {
+    void stop_processStoppingItsChildOnSigterm_isNeitherKilledNorLeavesAnything() throws IOException {
         Process server = startServer("sleep 600 & trap 'kill $!; exit 0' TERM; echo started; wait");
         List<ProcessHandle> children = server.descendants().toList();
 
-        ChildServer.Stopped stopped = ChildServer.stop(server, children, GRACE, GRACE);
+        Processes.Stopped stopped = Processes.stop(server, children, GRACE, GRACE);
 
         assertThat(stopped.killed()).isFalse();
         assertThat(stopped.leftovers()).isEmpty();
-        assertThat(children).hasSize(1).noneMatch(ChildServer::running);
+        assertThat(children).hasSize(1).noneMatch(Processes::running);
     }
 
     @Test
-    void stop_serverIgnoringSigterm_isKilled_andSoIsWhatItLeftRunning() throws IOException {
+    void stop_processIgnoringSigterm_isKilled_andSoIsWhatItLeftRunning() throws IOException {
         Process server = startServer("trap '' TERM; sleep 600 & echo started; wait");
         List<ProcessHandle> children = server.descendants().toList();
 
-        ChildServer.Stopped stopped = ChildServer.stop(server, children, GRACE, GRACE);
+        Processes.Stopped stopped = Processes.stop(server, children, GRACE, GRACE);
 
         assertThat(stopped.killed()).isTrue();
         assertThat(server.isAlive()).isFalse();
         assertThat(stopped.leftovers()).containsExactlyElementsOf(children);
-        assertThat(children).hasSize(1).noneMatch(ChildServer::running);
+        assertThat(children).hasSize(1).noneMatch(Processes::running);
     }
 
     @Test
-    void stop_serverAlreadyDead_stillKillsWhatItLeftRunning() throws IOException, InterruptedException {
+    void stop_processAlreadyDead_stillKillsWhatItLeftRunning() throws IOException, InterruptedException {
         Process server = startServer("sleep 600 & echo started; wait");
         // Recorded while it runs: once it is gone, its child is no longer among its descendants.
         List<ProcessHandle> children = server.descendants().toList();
         server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         assertThat(server.descendants()).isEmpty();
 
-        ChildServer.Stopped stopped = ChildServer.stop(server, children, GRACE, GRACE);
+        Processes.Stopped stopped = Processes.stop(server, children, GRACE, GRACE);
 
         assertThat(stopped.killed()).isFalse();
         assertThat(stopped.leftovers()).containsExactlyElementsOf(children);
-        assertThat(children).hasSize(1).noneMatch(ChildServer::running);
+        assertThat(children).hasSize(1).noneMatch(Processes::running);
+    }
+
+    @Test
+    void stop_negativeGrace_isRefusedSayingWhatWasExpected() throws IOException {
+        Process server = startServer("echo started; exec sleep 600");
+
+        assertThatThrownBy(() -> Processes.stop(server, List.of(), Duration.ofSeconds(-1), GRACE))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expected: zero or more");
     }
 
     /** Runs {@code script} in {@code /bin/sh} and returns once it has printed its first line. */

@@ -1,4 +1,4 @@
-package dev.cim.e2e;
+package dev.cim.testkit;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -9,14 +9,16 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Ports for the processes a test starts, chosen before they start: a restarted server or Redis must
- * come back on the same one, and a process is told its port on its command line.
+ * Ports for the processes a test or the load generator starts, chosen before they start: a process
+ * is told its port on its command line, and a restarted server or Redis must come back on the same
+ * one.
  *
  * <p>Not the kernel's choice for a socket bound to port 0: that comes from the ephemeral range, the
  * range the kernel also takes the local ports of outgoing connections from, so between the choice
  * and the process's own bind a connection (the server's to Redis, a client's) can take it, and the
  * process fails to start ("Port 44441 was already in use", once in CI). These come from below that
- * range, where the kernel never picks, are checked free with a bind, and are not handed out twice.
+ * range, where the kernel never picks, are checked free with a bind, and are not handed out twice by
+ * one JVM. A socket the caller binds itself, at once, still wants port 0: no one else can take it.
  */
 public final class Ports {
 
@@ -24,27 +26,36 @@ public final class Ports {
     private static final int LOWEST = 20_000;
     /** Linux's default start of the ephemeral range, when the machine's cannot be read. */
     private static final int EPHEMERAL_DEFAULT = 32_768;
+    /** The fewest ports below the ephemeral range this needs to choose from. */
+    private static final int ENOUGH = 1_000;
+    private static final int ATTEMPTS = 1_000;
 
     private static final Set<Integer> issued = new HashSet<>();
 
     private Ports() {
     }
 
-    /** A port no process listens on, outside the ephemeral range, not returned before by this JVM. */
+    /**
+     * A port no process listens on, below the kernel's ephemeral range, not returned before by this
+     * JVM.
+     *
+     * @throws IllegalStateException if the ephemeral range starts too low to leave room below it, or
+     *                               no free port was found
+     */
     public static synchronized int free() {
         int below = ephemeralStart();
-        if (below - LOWEST < 1_000) {
+        if (below - LOWEST < ENOUGH) {
             throw new IllegalStateException("the ephemeral ports start at " + below
-                    + " (expected: above " + (LOWEST + 1_000) + ", as Linux's default 32768)");
+                    + " (expected: above " + (LOWEST + ENOUGH) + ", as Linux's default 32768)");
         }
-        for (int attempt = 0; attempt < 1_000; attempt++) {
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             int port = ThreadLocalRandom.current().nextInt(LOWEST, below);
             if (!issued.contains(port) && bindable(port)) {
                 issued.add(port);
                 return port;
             }
         }
-        throw new IllegalStateException("no free port in [" + LOWEST + ", " + below + ") after 1,000 tries");
+        throw new IllegalStateException("no free port in [" + LOWEST + ", " + below + ") after " + ATTEMPTS + " tries");
     }
 
     private static boolean bindable(int port) {
@@ -56,7 +67,7 @@ public final class Ports {
     }
 
     /** The first port of the kernel's ephemeral range (Linux: ip_local_port_range). */
-    private static int ephemeralStart() {
+    static int ephemeralStart() {
         try {
             // Through a reader: of this sysctl file, whose size shows as 0, Files.readString got only "3".
             String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim();
