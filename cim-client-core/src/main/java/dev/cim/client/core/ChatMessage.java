@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param id        the sender's id for it, {@code "<origin>-<sequence>"}: unique per sender
  * @param sender    who sent it
  * @param recipient the user it was for (this client's user, or the other party of a message this
- *                  user sent from another terminal), or {@value ChatRules#EVERYONE}
+ *                  user sent from another terminal), {@code #group}, or {@value ChatRules#EVERYONE}
  * @param text      what it says, exactly as sent: render it with care (it may hold control characters)
  * @param sentAt    when the server accepted it (for a scheduled message: when it was sent)
  * @param delay     for a scheduled message, how it was scheduled; {@code null} otherwise
@@ -44,6 +44,11 @@ public record ChatMessage(String id, String sender, String recipient, String tex
     /** True for a message to everyone online. */
     public boolean isBroadcast() {
         return ChatRules.EVERYONE.equals(recipient);
+    }
+
+    /** True for a message to a group. */
+    public boolean isToGroup() {
+        return ChatRules.isGroup(recipient);
     }
 
     /** True for a scheduled message. */

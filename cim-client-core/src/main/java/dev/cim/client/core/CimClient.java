@@ -98,6 +98,8 @@ public final class CimClient implements AutoCloseable {
     private final ServerFrames frames;
     private final MessagePublisher publisher;
     private final Link link;
+    private final CimGroups groups;
+    private final CimHistory history;
     private final CompletableFuture<LoginInfo> firstLogin = new CompletableFuture<>();
 
     // Confined to the I/O thread.
@@ -125,11 +127,14 @@ public final class CimClient implements AutoCloseable {
         this.schedule = new ScheduleSync(user, (kind, build) -> request(kind, true, build), clock, b.nearWindow, loop,
                 b.scheduler);
         this.frames = new ServerFrames(requests, inbound, schedule,
-                change -> safely(() -> listener.onScheduledChange(change)), MessageIds.prefix(origin));
+                change -> safely(() -> listener.onScheduledChange(change)),
+                change -> safely(() -> listener.onGroupChange(change)), MessageIds.prefix(origin));
         this.link = new Link(loop, b.bootstrap(loop), b.addresses, b.user, b.password, b.token, origin,
                 new Backoff(b.initialBackoff, b.maxBackoff, b.random), clock, b.random, new LinkOwner(), b.beforeCodec,
                 b.tls, b.allowPlaintext);
         this.outbox = new Outbox(requests, io, link::channel);
+        this.groups = new CimGroups(outbox);
+        this.history = new CimHistory(outbox);
     }
 
     /** A builder; {@link CimClientBuilder#addresses}, {@link CimClientBuilder#user} and a password are required. */
@@ -257,6 +262,16 @@ public final class CimClient implements AutoCloseable {
     public CompletableFuture<ScheduledMessage> cancel(String id) {
         Objects.requireNonNull(id, "id");
         return request(Pending.Kind.CANCEL, false, rid -> Envelopes.cancel(rid, id));
+    }
+
+    /** This user's groups: make, join, leave and list them. */
+    public CimGroups groups() {
+        return groups;
+    }
+
+    /** The history of this user's conversations, and searching it. */
+    public CimHistory history() {
+        return history;
     }
 
     /** The users online on any node, sorted by name. */

@@ -27,4 +27,11 @@ public interface CimListener {
      */
     default void onScheduledChange(ScheduledChange change) {
     }
+
+    /**
+     * A group this user is in changed (or they joined, left or were removed from it), by another
+     * user or on another terminal of this user's.
+     */
+    default void onGroupChange(GroupChange change) {
+    }
 }

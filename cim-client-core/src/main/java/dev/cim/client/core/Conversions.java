@@ -1,5 +1,9 @@
 package dev.cim.client.core;
 
+import dev.cim.common.protocol.proto.Group;
+import dev.cim.common.protocol.proto.GroupNews;
+import dev.cim.common.protocol.proto.SearchPage;
+
 import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.ErrorReply;
@@ -32,6 +36,7 @@ final class Conversions {
         SendReceipt.Outcome outcome = switch (receipt.getOutcome()) {
             case STORED -> SendReceipt.Outcome.STORED;
             case HANDLED_EARLIER -> SendReceipt.Outcome.HANDLED_EARLIER;
+            case POSTED -> SendReceipt.Outcome.POSTED;
             default -> SendReceipt.Outcome.DELIVERED;
         };
         return new SendReceipt(receipt.getMessageId(), outcome, receipt.getSessions(),
@@ -67,6 +72,37 @@ final class Conversions {
                 Duration.ofMillis(result.getHeartbeatIntervalMillis()),
                 result.getMaxTextLength() > 0 ? result.getMaxTextLength() : ChatRules.MAX_TEXT_LENGTH,
                 Duration.ofMillis(result.getMaxScheduleMillis()), List.copyOf(nodes));
+    }
+
+    static GroupInfo group(Group group) {
+        return new GroupInfo(group.getName(), group.getOwner(), group.getOpen(), group.getMemberCount(),
+                Instant.ofEpochMilli(group.getCreatedMillis()));
+    }
+
+    static GroupChange groupChange(GroupNews news) {
+        GroupChange.Kind kind = switch (news.getKind()) {
+            case CREATED -> GroupChange.Kind.CREATED;
+            case LEFT -> GroupChange.Kind.LEFT;
+            case REMOVED -> GroupChange.Kind.REMOVED;
+            default -> GroupChange.Kind.JOINED;
+        };
+        return new GroupChange(kind, group(news.getGroup()), news.getUsersList(), news.getBy());
+    }
+
+    static HistoryEntry entry(dev.cim.common.protocol.proto.HistoryEntry entry) {
+        return new HistoryEntry(message(entry.getChat()), entry.getPosition());
+    }
+
+    static HistoryPage page(dev.cim.common.protocol.proto.HistoryPage page) {
+        List<HistoryEntry> entries = new ArrayList<>(page.getEntriesCount());
+        page.getEntriesList().forEach(e -> entries.add(entry(e)));
+        return new HistoryPage(page.getConversation(), entries, page.getMore());
+    }
+
+    static SearchResult search(SearchPage page) {
+        List<SearchResult.Hit> hits = new ArrayList<>(page.getHitsCount());
+        page.getHitsList().forEach(hit -> hits.add(new SearchResult.Hit(hit.getConversation(), entry(hit.getEntry()))));
+        return new SearchResult(hits, page.getResume(), Instant.ofEpochMilli(page.getSearchedBackToMillis()));
     }
 
     static CimException failure(ErrorReply error) {

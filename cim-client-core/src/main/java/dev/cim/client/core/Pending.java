@@ -9,7 +9,8 @@ import java.util.concurrent.CompletableFuture;
 final class Pending {
 
     /** What was asked, which says what answers it. */
-    enum Kind { SEND, SCHEDULE, EDIT, CANCEL, RELEASE, LIST_SCHEDULED, ONLINE_USERS }
+    enum Kind { SEND, SCHEDULE, EDIT, CANCEL, RELEASE, LIST_SCHEDULED, ONLINE_USERS, GROUP, GROUP_LIST, GROUP_MEMBERS,
+        HISTORY, SEARCH }
 
     final long id;
     final Envelope envelope;

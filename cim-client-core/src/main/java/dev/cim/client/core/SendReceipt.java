@@ -22,6 +22,11 @@ public record SendReceipt(String messageId, Outcome outcome, int sessions, Strin
          * The message was sent again after a lost connection, and the server had handled it so long
          * before that it no longer keeps the outcome: it was not routed a second time.
          */
-        HANDLED_EARLIER
+        HANDLED_EARLIER,
+        /**
+         * A message to a group: kept in the group's log, from which every member gets it, once, now
+         * or at their next login.
+         */
+        POSTED
     }
 }

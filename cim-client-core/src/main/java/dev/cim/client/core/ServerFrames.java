@@ -2,6 +2,7 @@ package dev.cim.client.core;
 
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.GroupReply;
 import dev.cim.common.protocol.proto.Receipts;
 import dev.cim.common.protocol.proto.Scheduled;
 import java.util.List;
@@ -22,19 +23,22 @@ final class ServerFrames {
     private final Inbound inbound;
     private final ScheduleSync schedule;
     private final Consumer<ScheduledChange> news;
+    private final Consumer<GroupChange> groupNews;
     /** What the ids of this client's messages begin with. */
     private final String idPrefix;
 
     /**
-     * @param news told of a change to a scheduled message that no request of the program asked for
-     *             (made by another terminal, or sent by the server)
+     * @param news      told of a change to a scheduled message that no request of the program asked for
+     *                  (made by another terminal, or sent by the server)
+     * @param groupNews told of a change to one of the user's groups made elsewhere
      */
     ServerFrames(Requests requests, Inbound inbound, ScheduleSync schedule, Consumer<ScheduledChange> news,
-            String idPrefix) {
+            Consumer<GroupChange> groupNews, String idPrefix) {
         this.requests = requests;
         this.inbound = inbound;
         this.schedule = schedule;
         this.news = news;
+        this.groupNews = groupNews;
         this.idPrefix = idPrefix;
     }
 
@@ -56,6 +60,10 @@ final class ServerFrames {
                     .map(Conversions::scheduled).toList(), envelope.getScheduledList().getMore());
             case ONLINE_USERS_REPLY -> part(id, envelope.getOnlineUsersReply().getUserNamesList(),
                     envelope.getOnlineUsersReply().getMore());
+            case GROUP_REPLY -> groupReply(id, envelope.getGroupReply());
+            case GROUP_NEWS -> groupNews.accept(Conversions.groupChange(envelope.getGroupNews()));
+            case HISTORY_PAGE -> answer(id, Conversions.page(envelope.getHistoryPage()));
+            case SEARCH_PAGE -> answer(id, Conversions.search(envelope.getSearchPage()));
             case ERROR -> error(id, envelope.getError());
             case PONG -> { }
             default -> log.debug("Ignoring a {} from the server", envelope.getKindCase());
@@ -70,6 +78,22 @@ final class ServerFrames {
             if (!more) {
                 answer(id, List.copyOf(pending.parts()));
             }
+        }
+    }
+
+    /** A group's answer: what the request's kind asks for (a members list may come in several frames). */
+    private void groupReply(long id, GroupReply reply) {
+        Pending pending = requests.get(id);
+        if (pending == null) {
+            return;
+        }
+        switch (pending.kind) {
+            case GROUP_LIST -> answer(id, reply.getGroupsList().stream().map(Conversions::group).toList());
+            case GROUP_MEMBERS -> part(id, reply.getGroupsCount() == 0 ? List.of() : reply.getGroups(0).getMembersList(),
+                    reply.getMore());
+            default -> answer(id, new GroupResult(reply.getGroupsCount() == 0
+                    ? new GroupInfo("", "", false, 0, java.time.Instant.EPOCH) : Conversions.group(reply.getGroups(0)),
+                    reply.getRefusedList()));
         }
     }
 
