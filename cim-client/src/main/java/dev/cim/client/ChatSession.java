@@ -9,6 +9,8 @@ import dev.cim.client.console.Console;
 import dev.cim.client.console.Inert;
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimException;
+import dev.cim.client.core.GroupInfo;
+import dev.cim.client.core.GroupResult;
 import dev.cim.client.core.ScheduledMessage;
 import dev.cim.client.core.SendReceipt;
 import java.io.IOException;
@@ -24,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The conversation at the console: reads lines until {@code :q}, {@code :q!} or the end of input,
@@ -34,19 +37,28 @@ public final class ChatSession {
 
     /** The commands, for tab completion. */
     public static final List<String> COMMANDS = List.of(":delay", ":at", ":delays", ":cancel", ":edit", ":move",
+            ":create", ":invite", ":join", ":leave", ":kick", ":groups", ":members", ":history", ":search",
             ":olu", ":help", ":q", ":q!");
 
     static final String HELP = String.join(System.lineSeparator(),
             "commands:",
             "  <text>                        send to everyone online",
             "  @user <text>                  send to one user (all of their terminals)",
+            "  #group <text>                 send to the members of a group",
             "  ::<text>                      send a text that starts with ':' (::) sends :))",
-            "  :delay [@user] <text> <N>     send after N: 5 or 1.5 (seconds), 500ms, 2m, 1h30m, 1d",
-            "  :at <time> [@user] <text>     send at a time: 17:30, tomorrow 9:00, 2027-01-05 09:00",
+            "  :delay [@user|#group] <text> <N>  send after N: 5 or 1.5 (seconds), 500ms, 2m, 1h30m, 1d",
+            "  :at <time> [@user|#group] <text>  send at a time: 17:30, tomorrow 9:00, 2027-01-05 09:00",
             "  :delays                       list your scheduled messages (from every terminal)",
             "  :cancel <n>                   cancel scheduled message #n",
             "  :edit <n> <text>              replace the text of scheduled message #n",
             "  :move <n> <delay or time>     send #n at another time: :move 3 10m, :move 3 tomorrow 9:00",
+            "  :create [open] #group [user...]  make a group (you own it; anyone may join an open one)",
+            "  :invite #group <user...>      add users to a group you are in",
+            "  :join #group / :leave #group  join an open group / leave a group",
+            "  :kick #group <user...>        remove users from a group you own",
+            "  :groups / :members #group     list your groups / a group's members",
+            "  :history @user|#group [n]     the last n messages (20); repeat it to page back",
+            "  :search <words> [@user|#group]  your messages holding the words, newest first; repeat for more",
             "  :olu                          list the users online",
             "  :help                         this list",
             "  :q                            quit once the server has confirmed what you sent",
@@ -59,6 +71,7 @@ public final class ChatSession {
     private final CimClient client;
     private final Duration quitGrace;
     private final Clock clock;
+    private final HistoryPaging pages;
     /** What the client's close failed, by whether a server may have it: counted, then said in {@link #end}. */
     private final AtomicInteger unconfirmed = new AtomicInteger();
     private final AtomicInteger unconfirmedSchedules = new AtomicInteger();
@@ -74,6 +87,7 @@ public final class ChatSession {
         this.client = client;
         this.quitGrace = quitGrace;
         this.clock = clock;
+        this.pages = new HistoryPaging(client.history(), view);
     }
 
     /**
@@ -125,7 +139,7 @@ public final class ChatSession {
                     if (!countedByClose(failure, unconfirmed)) {
                         view.error(notDone("not sent", failure));
                     }
-                } else if (receipt.outcome() == SendReceipt.Outcome.STORED) {
+                } else if (receipt.outcome() == SendReceipt.Outcome.STORED && !send.to().isGroup()) {
                     view.info(Inert.line(receipt.storedFor()) + " is offline: the message waits in their inbox for their next login");
                 }
             });
@@ -149,6 +163,40 @@ public final class ChatSession {
                 moving.whenComplete((moved, failure) -> report(failure, "move #" + move.number(), "scheduled message #" + move.number()
                         + " will be sent at " + (moved == null ? "" : view.when(moved.dueAt()))));
             });
+        } else if (command instanceof Command.CreateGroup create) {
+            groupChange(client.groups().create(create.group(), create.open(), create.members()), "create #" + create.group(),
+                    g -> "made #" + g.name() + (g.open() ? " (open)" : "") + " with " + count(g.members(), "member"));
+        } else if (command instanceof Command.Invite invite) {
+            groupChange(client.groups().invite(invite.group(), invite.users()), "invite to #" + invite.group(),
+                    g -> "#" + g.name() + " has " + count(g.members(), "member") + " now");
+        } else if (command instanceof Command.Join join) {
+            groupChange(client.groups().join(join.group()), "join #" + join.group(),
+                    g -> "you joined #" + g.name() + " (" + count(g.members(), "member") + ")");
+        } else if (command instanceof Command.Leave leave) {
+            groupChange(client.groups().leave(leave.group()), "leave #" + leave.group(), g -> "you left #" + leave.group());
+        } else if (command instanceof Command.Kick kick) {
+            groupChange(client.groups().kick(kick.group(), kick.users()), "kick from #" + kick.group(),
+                    g -> "#" + g.name() + " has " + count(g.members(), "member") + " now");
+        } else if (command instanceof Command.ListGroups) {
+            client.groups().list().whenComplete((groups, failure) -> {
+                if (failure != null) {
+                    view.error("cannot list your groups: " + cause(failure).getMessage());
+                } else {
+                    view.groups(groups);
+                }
+            });
+        } else if (command instanceof Command.Members members) {
+            client.groups().members(members.group()).whenComplete((names, failure) -> {
+                if (failure != null) {
+                    view.error("members of #" + members.group() + ": " + cause(failure).getMessage());
+                } else {
+                    view.info("#" + members.group() + " (" + names.size() + "): " + Inert.line(String.join(", ", names)));
+                }
+            });
+        } else if (command instanceof Command.History history) {
+            pages.history(history);
+        } else if (command instanceof Command.Search search) {
+            pages.search(search);
         } else if (command instanceof Command.OnlineUsers) {
             client.onlineUsers().whenComplete((users, failure) -> {
                 if (failure != null) {
@@ -164,6 +212,18 @@ public final class ChatSession {
         if (!client.isConnected()) {
             view.info("(not connected: this is done when the connection is back)");
         }
+    }
+
+    /** Reports a change to a group: {@code success} of the group as it is now, the users refused, or why not. */
+    private void groupChange(CompletableFuture<GroupResult> change, String what, Function<GroupInfo, String> success) {
+        change.whenComplete((result, failure) -> {
+            if (failure != null) {
+                view.error(what + ": " + cause(failure).getMessage());
+                return;
+            }
+            view.info(Inert.line(success.apply(result.group())));
+            result.refused().forEach(refused -> view.error("not added: " + refused));
+        });
     }
 
     private void listScheduled() {
@@ -309,7 +369,8 @@ public final class ChatSession {
         return why.startsWith(what) ? why : what + ": " + why;
     }
 
-    private static Throwable cause(Throwable failure) {
+    /** What went wrong, out of the wrappers of a future's failure. */
+    static Throwable cause(Throwable failure) {
         Throwable cause = failure;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();

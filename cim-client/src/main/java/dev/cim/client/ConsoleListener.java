@@ -5,6 +5,7 @@ import dev.cim.client.console.Inert;
 import dev.cim.client.core.ChatMessage;
 import dev.cim.client.core.CimListener;
 import dev.cim.client.core.ConnectionEvent;
+import dev.cim.client.core.GroupChange;
 import dev.cim.client.core.ScheduledChange;
 
 /** Shows what the client library hears on the console. */
@@ -42,6 +43,11 @@ final class ConsoleListener implements CimListener {
         } else if (event instanceof ConnectionEvent.TlsFailed failed) {
             view.error(failed.reason() + "; see cim.client.tls.* in the README");
         }
+    }
+
+    @Override
+    public void onGroupChange(GroupChange change) {
+        view.groupChange(change);
     }
 
     @Override

@@ -19,6 +19,7 @@ public final class Recorder implements CimListener {
     public final List<ChatMessage> messages = new CopyOnWriteArrayList<>();
     public final List<ConnectionEvent> events = new CopyOnWriteArrayList<>();
     public final List<ScheduledChange> changes = new CopyOnWriteArrayList<>();
+    public final List<GroupChange> groupChanges = new CopyOnWriteArrayList<>();
 
     @Override
     public void onMessage(ChatMessage message) {
@@ -36,6 +37,19 @@ public final class Recorder implements CimListener {
     }
 
     /** The texts received, in order. */
+    @Override
+    public void onGroupChange(GroupChange change) {
+        groupChanges.add(change);
+    }
+
+    /** The first change of {@code kind} to group {@code name}, once it has come. */
+    public GroupChange awaitGroupChange(GroupChange.Kind kind, String name) {
+        await().atMost(WAIT).until(() -> groupChanges.stream()
+                .anyMatch(c -> c.kind() == kind && c.group().name().equals(name)));
+        return groupChanges.stream().filter(c -> c.kind() == kind && c.group().name().equals(name)).findFirst()
+                .orElseThrow();
+    }
+
     public List<String> texts() {
         return messages.stream().map(ChatMessage::text).toList();
     }

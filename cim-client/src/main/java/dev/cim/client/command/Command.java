@@ -1,5 +1,7 @@
 package dev.cim.client.command;
 
+import java.util.List;
+
 import dev.cim.client.core.Recipient;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -45,6 +47,42 @@ public sealed interface Command {
                 throw new IllegalArgumentException("a move needs a delay or a time (expected: exactly one)");
             }
         }
+    }
+
+    /** {@code :create [open] #group [user...]}: make a group, owned by this user. */
+    record CreateGroup(String group, boolean open, List<String> members) implements Command {
+    }
+
+    /** {@code :invite #group user...}: add users to a group. */
+    record Invite(String group, List<String> users) implements Command {
+    }
+
+    /** {@code :join #group}: join an open group. */
+    record Join(String group) implements Command {
+    }
+
+    /** {@code :leave #group}: leave a group. */
+    record Leave(String group) implements Command {
+    }
+
+    /** {@code :kick #group user...}: remove users from a group this user owns. */
+    record Kick(String group, List<String> users) implements Command {
+    }
+
+    /** {@code :groups}: list this user's groups. */
+    record ListGroups() implements Command {
+    }
+
+    /** {@code :members #group}: list a group's members. */
+    record Members(String group) implements Command {
+    }
+
+    /** {@code :history @user [n]} or {@code :history #group [n]}: the last n messages (a repeat pages back). */
+    record History(String conversation, int count) implements Command {
+    }
+
+    /** {@code :search words [@user|#group]}: this user's messages holding the words, newest first. */
+    record Search(String text, String conversation) implements Command {
     }
 
     /** {@code :olu}: list the users online. */

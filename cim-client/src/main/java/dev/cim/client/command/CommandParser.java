@@ -6,6 +6,7 @@ import dev.cim.common.protocol.UserNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -23,15 +24,22 @@ import java.util.Optional;
  *   :delay &#64;bob ping 1.5          Delay to bob, 1.5 s
  *   :at 17:30 &#64;bob call me        At: today at 17:30 (also: tomorrow 9:00, 2027-01-05 09:00)
  *   :delays  :cancel 7  :edit 7 new text  :move 7 1h  :move 7 tomorrow 9:00
+ *   #team hi                      Send to the members of #team
+ *   :create [open] #team bob      CreateGroup; :invite #team carol  :join #team  :leave #team
+ *   :kick #team carol  :groups  :members #team
+ *   :history @bob 50              History: the last 50 (a repeat pages back); :history #team
+ *   :search lunch [#team]         Search
  *   :olu  :help  :q  :q!
  * </pre>
  */
 public final class CommandParser {
 
-    static final String DELAY_USAGE = "usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m";
-    static final String AT_USAGE = "usage: :at <time> [@user] <text>, e.g. :at 17:30 @bob call me";
-    static final String PRIVATE_USAGE = "usage: @user <text>, e.g. @bob hi";
+    static final String DELAY_USAGE = "usage: :delay [@user|#group] <text> <delay>, e.g. :delay see you soon 5m";
+    static final String AT_USAGE = "usage: :at <time> [@user|#group] <text>, e.g. :at 17:30 @bob call me";
+    static final String PRIVATE_USAGE = "usage: @user <text> or #group <text>, e.g. @bob hi";
     static final String NUMBER_HINT = "numbers are listed by :delays";
+    static final int DEFAULT_HISTORY = 20;
+    static final int MAX_HISTORY = 200;
 
     private final Duration maxDelay;
     private final int maxTextLength;
@@ -72,6 +80,15 @@ public final class CommandParser {
             case ":cancel" -> new Command.Cancel(number(":cancel", rest, ":cancel <number>"));
             case ":edit" -> edit(rest);
             case ":move" -> move(rest);
+            case ":create" -> create(rest);
+            case ":invite" -> groupAndUsers(":invite", rest, true, Command.Invite::new);
+            case ":kick" -> groupAndUsers(":kick", rest, true, Command.Kick::new);
+            case ":join" -> new Command.Join(groupOnly(":join", rest));
+            case ":leave" -> new Command.Leave(groupOnly(":leave", rest));
+            case ":members" -> new Command.Members(groupOnly(":members", rest));
+            case ":groups" -> noArguments(":groups", rest, new Command.ListGroups());
+            case ":history" -> history(rest);
+            case ":search" -> search(rest);
             case ":olu" -> noArguments(":olu", rest, new Command.OnlineUsers());
             case ":help" -> noArguments(":help", rest, new Command.Help());
             case ":q" -> noArguments(":q", rest, new Command.Quit(false));
@@ -163,6 +180,121 @@ public final class CommandParser {
         return new Command.Move(number, delayOf(when.get(0)), null);
     }
 
+    private Command create(String rest) throws CommandException {
+        List<String> words = words(rest);
+        boolean open = !words.isEmpty() && words.get(0).equals("open");
+        List<String> after = open ? words.subList(1, words.size()) : words;
+        String usage = "usage: :create [open] #group [user...], e.g. :create #team bob carol";
+        if (after.isEmpty()) {
+            throw new CommandException("the group's name is missing; " + usage);
+        }
+        return new Command.CreateGroup(group(after.get(0), usage), open, users(after.subList(1, after.size()), usage));
+    }
+
+    private interface GroupAndUsers {
+        Command make(String group, List<String> users);
+    }
+
+    private static Command groupAndUsers(String command, String rest, boolean needsUsers, GroupAndUsers make)
+            throws CommandException {
+        List<String> words = words(rest);
+        String usage = "usage: " + command + " #group user...";
+        if (words.isEmpty()) {
+            throw new CommandException("the group's name is missing; " + usage);
+        }
+        List<String> users = users(words.subList(1, words.size()), usage);
+        if (needsUsers && users.isEmpty()) {
+            throw new CommandException("which users? " + usage);
+        }
+        return make.make(group(words.get(0), usage), users);
+    }
+
+    private static String groupOnly(String command, String rest) throws CommandException {
+        List<String> words = words(rest);
+        String usage = "usage: " + command + " #group";
+        if (words.size() != 1) {
+            throw new CommandException((words.isEmpty() ? "the group's name is missing; " : "one group, please; ")
+                    + usage);
+        }
+        return group(words.get(0), usage);
+    }
+
+    /** A group's name, written {@code #name}. */
+    private static String group(String word, String usage) throws CommandException {
+        if (!word.startsWith("#")) {
+            throw new CommandException("'" + word + "' is not a group (expected: #name); " + usage);
+        }
+        Optional<String> problem = ChatRules.groupProblem(word.substring(1));
+        if (problem.isPresent()) {
+            throw new CommandException(problem.get() + "; " + usage);
+        }
+        return UserNames.canonical(word.substring(1));
+    }
+
+    private static List<String> users(List<String> words, String usage) throws CommandException {
+        List<String> users = new ArrayList<>(words.size());
+        for (String word : words) {
+            String name = word.startsWith("@") ? word.substring(1) : word;
+            Optional<String> problem = UserNames.problem(name);
+            if (problem.isPresent()) {
+                throw new CommandException("'" + word + "': " + problem.get() + "; " + usage);
+            }
+            users.add(UserNames.canonical(name));
+        }
+        return users;
+    }
+
+    private static Command history(String rest) throws CommandException {
+        List<String> words = words(rest);
+        String usage = "usage: :history @user [n] or :history #group [n] (n at most " + MAX_HISTORY
+                + "; repeat it to page back)";
+        if (words.isEmpty() || words.size() > 2) {
+            throw new CommandException((words.isEmpty() ? "which conversation? " : "too many words; ") + usage);
+        }
+        String conversation = conversation(words.get(0), usage);
+        int count = DEFAULT_HISTORY;
+        if (words.size() == 2) {
+            try {
+                count = Integer.parseInt(words.get(1));
+            } catch (NumberFormatException e) {
+                count = 0;
+            }
+            if (count < 1 || count > MAX_HISTORY) {
+                throw new CommandException("'" + words.get(1) + "' is not a number from 1 to " + MAX_HISTORY + "; "
+                        + usage);
+            }
+        }
+        return new Command.History(conversation, count);
+    }
+
+    private static Command search(String rest) throws CommandException {
+        List<String> words = new ArrayList<>(words(rest));
+        String usage = "usage: :search <words> [@user|#group], e.g. :search lunch #team";
+        String conversation = "";
+        if (!words.isEmpty()) {
+            String last = words.get(words.size() - 1);
+            if (last.startsWith("@") || last.startsWith("#")) {
+                conversation = conversation(last, usage);
+                words.remove(words.size() - 1);
+            }
+        }
+        if (words.isEmpty()) {
+            throw new CommandException("search for what? " + usage);
+        }
+        return new Command.Search(String.join(" ", words), conversation);
+    }
+
+    /** {@code @user} or {@code #group}, checked, in canonical form. */
+    private static String conversation(String word, String usage) throws CommandException {
+        if (word.startsWith("#")) {
+            return "#" + group(word, usage);
+        }
+        if (!word.startsWith("@")) {
+            throw new CommandException("'" + word + "' is not a conversation (expected: @user or #group); " + usage);
+        }
+        return "@" + users(List.of(word), usage).get(0);
+    }
+
     private record Addressed(Recipient to, String text) {
     }
 
@@ -170,7 +302,11 @@ public final class CommandParser {
     private Addressed addressed(String input, String usage) throws CommandException {
         Recipient to = Recipient.EVERYONE;
         String text = input;
-        if (input.startsWith("@")) {
+        if (input.startsWith("#")) {
+            String[] groupAndText = input.split("\\s+", 2);
+            to = Recipient.group(group(groupAndText[0], usage));
+            text = groupAndText.length > 1 ? groupAndText[1].strip() : "";
+        } else if (input.startsWith("@")) {
             String[] userAndText = input.substring(1).split("\\s+", 2);
             String name = userAndText[0];
             if (!ChatRules.EVERYONE.equals(name)) { // "@everyone hi" is a plain broadcast

@@ -2,12 +2,17 @@ package dev.cim.client.console;
 
 import dev.cim.client.command.DelayFormat;
 import dev.cim.client.core.ChatMessage;
+import dev.cim.client.core.GroupChange;
+import dev.cim.client.core.GroupInfo;
+import dev.cim.client.core.HistoryPage;
 import dev.cim.client.core.ScheduledMessage;
+import dev.cim.client.core.SearchResult;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,6 +22,7 @@ import java.util.List;
  *   [14:05:12] bob to you: see you at five
  *   [14:05:13] you to bob: on my way               (sent from another terminal of yours)
  *   [14:05:15] bob (delayed 5s): dinner is ready
+ *   [14:05:18] carol in #team: standup in 5
  *   online (3): alice, bob, carol
  * </pre>
  * Everything received is printed through {@link Inert}: control characters are shown, not obeyed,
@@ -45,13 +51,87 @@ public final class ChatView {
         boolean mine = message.sender().equals(me);
         StringBuilder line = new StringBuilder().append('[').append(TIME.format(message.sentAt().atZone(clock.getZone())))
                 .append("] ").append(mine ? "you" : Inert.line(message.sender()));
-        if (!message.isBroadcast()) {
+        if (message.isToGroup()) {
+            line.append(" in ").append(Inert.line(message.recipient()));
+        } else if (!message.isBroadcast()) {
             line.append(" to ").append(message.recipient().equals(me) ? "you" : Inert.line(message.recipient()));
         }
         if (message.isDelayed()) {
             line.append(" (delayed ").append(DelayFormat.rounded(message.delay().requested())).append(')');
         }
         console.print(line.append(": ").append(Inert.text(message.text())).toString());
+    }
+
+    /** The user's groups, as {@code :groups} lists them. */
+    public void groups(List<GroupInfo> groups) {
+        if (groups.isEmpty()) {
+            console.print("you are in no group (:create #name makes one)");
+            return;
+        }
+        console.print("your groups (" + groups.size() + "):");
+        for (GroupInfo group : groups) {
+            console.print("  #" + Inert.line(group.name()) + "  " + group.members() + " member"
+                    + (group.members() == 1 ? "" : "s") + (group.open() ? ", open" : "") + ", owner "
+                    + (group.owner().equals(me) ? "you" : Inert.line(group.owner())));
+        }
+    }
+
+    /** A change to a group of the user's, made elsewhere. */
+    public void groupChange(GroupChange change) {
+        String group = "#" + Inert.line(change.group().name());
+        String by = change.by().equals(me) ? "you" : Inert.line(change.by());
+        String users = names(change.users());
+        console.print(switch (change.kind()) {
+            case CREATED -> by + " made " + group + " with " + users;
+            case JOINED -> change.users().equals(List.of(change.by())) ? users + " joined " + group
+                    : users + (change.users().size() == 1 ? " was" : " were") + " added to " + group + " by " + by;
+            case LEFT -> users + " left " + group;
+            case REMOVED -> users + (change.users().size() == 1 ? " was" : " were") + " removed from " + group + " by "
+                    + by;
+        });
+    }
+
+    private String names(List<String> users) {
+        List<String> shown = new ArrayList<>(users.size());
+        users.forEach(user -> shown.add(user.equals(me) ? "you" : Inert.line(user)));
+        return String.join(", ", shown);
+    }
+
+    /** A page of a conversation's history, as {@code :history} shows it. */
+    public void history(HistoryPage page, boolean older) {
+        if (page.entries().isEmpty()) {
+            console.print("no " + (older ? "older " : "") + "messages in " + Inert.line(page.conversation()));
+            return;
+        }
+        console.print(Inert.line(page.conversation()) + ", " + page.entries().size() + (older ? " older" : " last")
+                + " message" + (page.entries().size() == 1 ? "" : "s") + ":");
+        page.entries().forEach(entry -> console.print("  " + past(entry.message())));
+        if (page.more()) {
+            console.print("(repeat the command for older ones)");
+        }
+    }
+
+    /** A page of search hits, newest first. */
+    public void searchResult(String text, SearchResult result) {
+        if (result.hits().isEmpty()) {
+            console.print("no messages with '" + Inert.line(text) + "'");
+        }
+        for (SearchResult.Hit hit : result.hits()) {
+            console.print("  " + Inert.line(hit.conversation()) + "  " + past(hit.entry().message()));
+        }
+        console.print("searched back to " + DATE_TIME.format(result.searchedBackTo().atZone(clock.getZone()))
+                + (result.resume().isEmpty() ? "" : "; repeat the command for more"));
+    }
+
+    /** A message of the past: with its date, who sent it, and whether it was delayed. */
+    private String past(ChatMessage message) {
+        StringBuilder line = new StringBuilder().append('[').append(DATE_TIME.format(message.sentAt()
+                .atZone(clock.getZone()))).append("] ").append(message.sender().equals(me) ? "you"
+                : Inert.line(message.sender()));
+        if (message.isDelayed()) {
+            line.append(" (delayed ").append(DelayFormat.rounded(message.delay().requested())).append(')');
+        }
+        return line.append(": ").append(Inert.text(message.text())).toString();
     }
 
     public void onlineUsers(List<String> users) {

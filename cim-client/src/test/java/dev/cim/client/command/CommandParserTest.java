@@ -151,8 +151,8 @@ class CommandParserTest {
 
     @ParameterizedTest(name = "''{0}'' fails with ''{1}''")
     @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-        ":delay|the text and the delay are missing; usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m",
-        ":delay hi|the delay is missing; usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m",
+        ":delay|\"the text and the delay are missing; usage: :delay [@user|#group] <text> <delay>, e.g. :delay see you soon 5m\"",
+        ":delay hi|\"the delay is missing; usage: :delay [@user|#group] <text> <delay>, e.g. :delay see you soon 5m\"",
         ":delay hi abc|'abc' is not a delay: expected seconds (5, 1.5) or amounts with units (500ms, 90s, 2m, 1h30m)",
         ":delay hi -5|the delay must not be negative: -5",
         ":delay hi 5x|'5x' is not a delay: expected seconds (5, 1.5) or amounts with units (500ms, 90s, 2m, 1h30m)",
@@ -160,15 +160,15 @@ class CommandParserTest {
         ":delay hi 0.0001|the delay 0.0001 is finer than a millisecond",
         ":delay hi 31d|the delay 31d is over the maximum of 30d (cim.client.max-delay)",
         ":delay hi 99999999999999999999|the delay 99999999999999999999 is far too long",
-        ":delay @bob 5|the text is missing; usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m",
-        ":delay @ hi 5|'@': a user name is required; usage: :delay [@user] <text> <delay>, e.g. :delay see you soon 5m",
+        ":delay @bob 5|\"the text is missing; usage: :delay [@user|#group] <text> <delay>, e.g. :delay see you soon 5m\"",
+        ":delay @ hi 5|\"'@': a user name is required; usage: :delay [@user|#group] <text> <delay>, e.g. :delay see you soon 5m\"",
         ":delay hi 0|the delay must be more than 0 (to send at once, type the text alone)",
         ":delay hi 0ms|the delay must be more than 0 (to send at once, type the text alone)",
-        "@bob|the text is missing; usage: @user <text>, e.g. @bob hi",
-        "@b*b hi|'@b*b': invalid user name (expected: 1 to 32 of A-Z a-z 0-9 _ - ., beginning and ending with a letter or digit, no two of _ - . in a row); usage: @user <text>, e.g. @bob hi",
-        ":at|the time and the text are missing; usage: :at <time> [@user] <text>, e.g. :at 17:30 @bob call me",
-        ":at 17:30|the text is missing; usage: :at <time> [@user] <text>, e.g. :at 17:30 @bob call me",
-        ":at 17:30 @bob|the text is missing; usage: :at <time> [@user] <text>, e.g. :at 17:30 @bob call me",
+        "@bob|the text is missing; usage: @user <text> or #group <text>, e.g. @bob hi",
+        "@b*b hi|'@b*b': invalid user name (expected: 1 to 32 of A-Z a-z 0-9 _ - ., beginning and ending with a letter or digit, no two of _ - . in a row); usage: @user <text> or #group <text>, e.g. @bob hi",
+        ":at|\"the time and the text are missing; usage: :at <time> [@user|#group] <text>, e.g. :at 17:30 @bob call me\"",
+        ":at 17:30|\"the text is missing; usage: :at <time> [@user|#group] <text>, e.g. :at 17:30 @bob call me\"",
+        ":at 17:30 @bob|\"the text is missing; usage: :at <time> [@user|#group] <text>, e.g. :at 17:30 @bob call me\"",
         ":at 09:00 hi|09:00 has passed (it is 2027-03-27 10:00); for tomorrow: tomorrow 09:00",
         ":at soon hi|'soon' is not a time (expected HH:MM, today HH:MM, tomorrow HH:MM or YYYY-MM-DD HH:MM)",
         ":at tomorrow noon hi|'noon' is not a time of day (expected HH:MM, today HH:MM, tomorrow HH:MM or YYYY-MM-DD HH:MM)",
@@ -190,9 +190,52 @@ class CommandParserTest {
         ":frobnicate|unknown command :frobnicate; type :help for the list (to send a text that starts with ':', begin it with '::')",
         ":olu now|:olu takes no arguments, got 'now'",
         ":q now|:q takes no arguments, got 'now'",
+        "#b*d hi|invalid group name #b*d (a group's name follows a user name's rules: invalid user name (expected: 1 to 32 of A-Z a-z 0-9 _ - ., beginning and ending with a letter or digit, no two of _ - . in a row)); usage: @user <text> or #group <text>, e.g. @bob hi",
+        "#team|the text is missing; usage: @user <text> or #group <text>, e.g. @bob hi",
+        ":create|the group's name is missing; usage: :create [open] #group [user...], e.g. :create #team bob carol",
+        ":create team bob|'team' is not a group (expected: #name); usage: :create [open] #group [user...], e.g. :create #team bob carol",
+        ":invite #team|which users? usage: :invite #group user...",
+        ":kick|the group's name is missing; usage: :kick #group user...",
+        ":join|the group's name is missing; usage: :join #group",
+        ":leave #a #b|one group, please; usage: :leave #group",
+        ":groups all|:groups takes no arguments, got 'all'",
+        ":history|which conversation? usage: :history @user [n] or :history #group [n] (n at most 200; repeat it to page back)",
+        ":history bob|'bob' is not a conversation (expected: @user or #group); usage: :history @user [n] or :history #group [n] (n at most 200; repeat it to page back)",
+        ":history @bob 500|'500' is not a number from 1 to 200; usage: :history @user [n] or :history #group [n] (n at most 200; repeat it to page back)",
+        ":search|\"search for what? usage: :search <words> [@user|#group], e.g. :search lunch #team\"",
+        ":search #team|\"search for what? usage: :search <words> [@user|#group], e.g. :search lunch #team\"",
     })
     void badInput_failsWithOneLineSayingWhatWasExpected(String line, String message) {
         assertThatThrownBy(() -> parser.parse(line)).isInstanceOf(CommandException.class).hasMessage(message);
+    }
+
+    @Test
+    void hashGroupText_isSentToTheGroup() throws Exception {
+        assertThat(parser.parse("#Team  standup in  5")).isEqualTo(new Command.Send(Recipient.group("team"),
+                "standup in  5"));
+        assertThat(parser.parse(":delay #team later 10m")).isEqualTo(new Command.Delay(Recipient.group("team"), "later",
+                Duration.ofMinutes(10)));
+    }
+
+    @Test
+    void groupCommands_nameTheGroupWithoutItsHash_andUsersWithOrWithoutAt() throws Exception {
+        assertThat(parser.parse(":create open #Team @bob carol")).isEqualTo(new Command.CreateGroup("team", true,
+                List.of("bob", "carol")));
+        assertThat(parser.parse(":create #team")).isEqualTo(new Command.CreateGroup("team", false, List.of()));
+        assertThat(parser.parse(":invite #team dave")).isEqualTo(new Command.Invite("team", List.of("dave")));
+        assertThat(parser.parse(":kick #team @dave")).isEqualTo(new Command.Kick("team", List.of("dave")));
+        assertThat(parser.parse(":join #team")).isEqualTo(new Command.Join("team"));
+        assertThat(parser.parse(":leave #team")).isEqualTo(new Command.Leave("team"));
+        assertThat(parser.parse(":members #team")).isEqualTo(new Command.Members("team"));
+        assertThat(parser.parse(":groups")).isEqualTo(new Command.ListGroups());
+    }
+
+    @Test
+    void historyAndSearch_nameTheirConversation() throws Exception {
+        assertThat(parser.parse(":history @Bob")).isEqualTo(new Command.History("@bob", 20));
+        assertThat(parser.parse(":history #team 50")).isEqualTo(new Command.History("#team", 50));
+        assertThat(parser.parse(":search lunch at noon")).isEqualTo(new Command.Search("lunch at noon", ""));
+        assertThat(parser.parse(":search lunch #Team")).isEqualTo(new Command.Search("lunch", "#team"));
     }
 
     @Test

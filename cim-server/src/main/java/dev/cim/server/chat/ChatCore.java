@@ -10,6 +10,7 @@ import dev.cim.server.chat.history.HistorySettings;
 import dev.cim.server.chat.origin.Origins;
 import dev.cim.server.chat.platform.KnownUsers;
 import dev.cim.server.chat.platform.Platform;
+import dev.cim.server.chat.platform.Recipients;
 import dev.cim.server.chat.routing.Cluster;
 import dev.cim.server.chat.routing.NodeReceiver;
 import dev.cim.server.chat.routing.Router;
@@ -93,8 +94,8 @@ public final class ChatCore implements AutoCloseable {
         this.groups = new Groups(stores.groups(), stores.logs(), accounts, cluster, platform, settings.groups());
         History history = new History(stores.logs(), stores.groups(), platform, blocking, settings.history());
         Router router = new Router(cluster, platform, stores.inbox(), limits.relayTimeout(), groups, history.transcript());
-        this.scheduling = new Scheduling(stores.scheduled(), accounts, router, cluster, platform, settings.scheduling(),
-                limits.maxTextLength());
+        this.scheduling = new Scheduling(stores.scheduled(), new Recipients(accounts, stores.groups()), router, cluster,
+                platform, settings.scheduling(), limits.maxTextLength());
         this.receiver = new NodeReceiver(cluster, platform.lanes(), stores.inbox(), router, this::fromOtherNode);
         stores.bus().listen(receiver);
         this.sendRate = new SendRate(limits.messagesPerSecond(), limits.messageBurst(), platform.nanoTime());

@@ -5,8 +5,8 @@ import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange;
-import dev.cim.server.chat.platform.KnownUsers;
 import dev.cim.server.chat.platform.LaneBatches;
+import dev.cim.server.chat.platform.Recipients;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.chat.session.Replies;
 import dev.cim.server.chat.session.Session;
@@ -19,8 +19,8 @@ import java.util.Set;
 /**
  * Registers scheduled messages durably, in batches per lane: a lane registers every draft queued
  * since its last round trip at once, so thousands of registrations a second cost a round trip per
- * batch, not each. Drafts to users without an account are refused first (they would fail only at
- * their time, perhaps months later); the rest are registered, held if due within the window, and
+ * batch, not each. Drafts to users without an account, or to groups their sender is not in, are
+ * refused first (they would fail only at their time, perhaps months later); the rest are registered, held if due within the window, and
  * answered, every other terminal of the user told.
  */
 final class Registrations {
@@ -30,16 +30,16 @@ final class Registrations {
     }
 
     private final ScheduledStore store;
-    private final KnownUsers accounts;
+    private final Recipients recipients;
     private final ServerTimers timers;
     private final ScheduleNews news;
     private final int maxPerUser;
     private final LaneBatches<Registering> batches;
 
-    Registrations(ScheduledStore store, KnownUsers accounts, UserLanes lanes, ServerTimers timers, ScheduleNews news,
+    Registrations(ScheduledStore store, Recipients recipients, UserLanes lanes, ServerTimers timers, ScheduleNews news,
             int maxPerUser) {
         this.store = store;
-        this.accounts = accounts;
+        this.recipients = recipients;
         this.timers = timers;
         this.news = news;
         this.maxPerUser = maxPerUser;
@@ -58,19 +58,22 @@ final class Registrations {
         List<ScheduledStore.Draft> drafts = new ArrayList<>(batch.size());
         List<ScheduledStore.Registration> results;
         try {
-            Set<String> recipients = new HashSet<>();
+            Set<String> users = new HashSet<>();
             for (Registering r : batch) {
                 String to = r.draft().getRecipient();
-                if (!ChatRules.EVERYONE.equals(to) && !to.equals(r.session().user())) {
-                    recipients.add(to);
+                if (!ChatRules.EVERYONE.equals(to) && !ChatRules.isGroup(to) && !to.equals(r.session().user())) {
+                    users.add(to);
                 }
             }
-            Set<String> unknown = recipients.isEmpty() ? Set.of() : accounts.withoutAccount(recipients);
+            Set<String> unknown = users.isEmpty() ? Set.of() : recipients.withoutAccount(users);
             for (Registering r : batch) {
                 String to = r.draft().getRecipient();
                 if (unknown.contains(to)) {
                     replies.add(r.session(), Envelopes.error(r.requestId(), ErrorReply.Code.UNKNOWN_USER,
                             "not scheduled: no user named " + to, false));
+                } else if (ChatRules.isGroup(to) && !recipients.inGroup(to.substring(1), r.session().user())) {
+                    replies.add(r.session(), Envelopes.error(r.requestId(), ErrorReply.Code.BAD_REQUEST,
+                            "not scheduled: you are not a member of " + to + " (or there is no such group)", false));
                 } else {
                     registering.add(r);
                     drafts.add(new ScheduledStore.Draft(r.session().user(), r.draft()));

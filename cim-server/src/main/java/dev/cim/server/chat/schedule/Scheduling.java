@@ -8,9 +8,9 @@ import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.NodeMessage;
 import dev.cim.common.protocol.proto.Schedule;
 import dev.cim.common.protocol.proto.Scheduled;
-import dev.cim.server.chat.platform.KnownUsers;
 import dev.cim.server.chat.platform.Periodic;
 import dev.cim.server.chat.platform.Platform;
+import dev.cim.server.chat.platform.Recipients;
 import dev.cim.server.chat.routing.Cluster;
 import dev.cim.server.chat.routing.Router;
 import dev.cim.server.chat.session.Session;
@@ -74,10 +74,10 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
     private final ScheduleMetrics metrics;
 
     /**
-     * @param accounts      which recipients have an account
+     * @param recipients    who may be sent to: users with an account, the sender's groups
      * @param maxTextLength the most characters in a message's text
      */
-    public Scheduling(ScheduledStore store, KnownUsers accounts, Router router, Cluster cluster, Platform platform,
+    public Scheduling(ScheduledStore store, Recipients recipients, Router router, Cluster cluster, Platform platform,
             ScheduleSettings settings, int maxTextLength) {
         this.settings = settings;
         this.checks = new ScheduleChecks(platform.clock(), settings.maxDelay(), maxTextLength);
@@ -87,7 +87,7 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
         this.timers = new ServerTimers(platform.wheel(), platform.clock(), settings, cluster, this::due);
         this.scan = new ScheduleScan(store, platform.clock(), settings, timers::hold);
         this.metrics = new ScheduleMetrics(platform.meters(), timers::size, scan::stored);
-        this.registrations = new Registrations(store, accounts, platform.lanes(),
+        this.registrations = new Registrations(store, recipients, platform.lanes(),
                 timers, news, settings.maxPerUser());
         this.changes = new Changes(store, platform.lanes(), timers, news);
         this.firing = new Firing(router, platform.clock(), metrics,

@@ -15,6 +15,7 @@ import dev.cim.server.chat.fakes.MapScheduledStore;
 import dev.cim.server.chat.fakes.RecordingBus;
 import dev.cim.server.chat.platform.KnownUsers;
 import dev.cim.server.chat.platform.Platform;
+import dev.cim.server.chat.platform.Recipients;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.chat.routing.Cluster;
 import dev.cim.server.chat.routing.GroupPosts;
@@ -56,7 +57,8 @@ class SchedulingTest {
     private final Platform platform = new Platform(lanes, wheel, clock, System::nanoTime, new SimpleMeterRegistry());
     private final Router router = new Router(cluster, platform, inbox, Duration.ofSeconds(1), GroupPosts.NONE,
             Transcript.NONE);
-    private final Scheduling scheduling = new Scheduling(store, new KnownUsers(users -> Set.copyOf(users), 100),
+    private final Scheduling scheduling = new Scheduling(store,
+            new Recipients(new KnownUsers(users -> Set.copyOf(users), 100), null),
             router, cluster, platform,
             new ScheduleSettings(Duration.ofDays(400), 1000, Duration.ofHours(1), Duration.ofMillis(50),
                     Duration.ofSeconds(2), LEASE),
