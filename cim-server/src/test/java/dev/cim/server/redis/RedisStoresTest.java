@@ -5,64 +5,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.server.account.SessionTokens;
-import dev.cim.server.redis.embedded.EmbeddedRedisServer;
 import dev.cim.server.store.AccountStore;
 import dev.cim.server.store.AttemptCounters;
 import dev.cim.server.store.InboxStore;
 import dev.cim.server.store.ScheduledStore;
 import dev.cim.server.support.MutableClock;
-import dev.cim.testkit.Ports;
-import java.nio.file.Path;
+import dev.cim.server.support.RedisFixture;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.serializer.RedisSerializer;
 
 /** The Redis stores and their scripts, on a real Redis. Each test uses its own user names. */
 class RedisStoresTest {
 
-    @TempDir
-    static Path dataDir;
+    @RegisterExtension
+    static final RedisFixture redis = new RedisFixture();
 
-    private static EmbeddedRedisServer redis;
-    private static LettuceConnectionFactory connections;
     private static RedisTemplate<String, byte[]> bytes;
     private static StringRedisTemplate strings;
     private static final AtomicLong clock = new AtomicLong(1_800_000_000_000L);
 
     @BeforeAll
-    static void start() {
-        redis = new EmbeddedRedisServer(Ports.free(), dataDir, "everysec");
-        redis.start();
-        RedisStandaloneConfiguration where = new RedisStandaloneConfiguration("127.0.0.1", redis.port());
-        where.setPassword(redis.password());
-        connections = new LettuceConnectionFactory(where);
-        connections.afterPropertiesSet();
-        connections.start();
-        bytes = new RedisTemplate<>();
-        bytes.setConnectionFactory(connections);
-        bytes.setKeySerializer(RedisSerializer.string());
-        bytes.setValueSerializer(RedisSerializer.byteArray());
-        bytes.setHashKeySerializer(RedisSerializer.string());
-        bytes.setHashValueSerializer(RedisSerializer.byteArray());
-        bytes.afterPropertiesSet();
-        strings = new StringRedisTemplate(connections);
-    }
-
-    @AfterAll
-    static void stop() {
-        connections.destroy();
-        redis.close();
+    static void templates() {
+        bytes = redis.bytes();
+        strings = redis.strings();
     }
 
     private static Chat chat(String text) {

@@ -1,0 +1,201 @@
+package dev.cim.server.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.server.store.Conversation;
+import dev.cim.server.store.ConversationLog;
+import dev.cim.server.store.GroupStore;
+import dev.cim.server.store.LogPosition;
+import dev.cim.server.support.RedisFixture;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Groups and conversation logs, their scripts on a real Redis. Each test uses its own names. */
+class RedisGroupsTest {
+
+    @RegisterExtension
+    static final RedisFixture redis = new RedisFixture();
+
+    private static final AtomicInteger names = new AtomicInteger();
+    // The logs are trimmed by position, which Redis stamps with its own clock: the test runs on the real one.
+    private static final long NOW = System.currentTimeMillis();
+
+    private final GroupStore groups = new RedisGroupStore(redis.bytes());
+    private final ConversationLog logs = new RedisConversationLog(redis.bytes());
+
+    private static String name(String base) {
+        return base + names.incrementAndGet();
+    }
+
+    private static Chat chat(String from, String to, String text, long at) {
+        return Chat.newBuilder().setId("00000000000000a1-" + names.incrementAndGet()).setSender(from)
+                .setRecipient(to).setText(text).setSentAtMillis(at).build();
+    }
+
+    private GroupStore.Post post(String group, String from, String text) {
+        GroupStore.Posting posting = groups.post(group, chat(from, "#" + group, text, NOW), NOW, Duration.ofDays(30),
+                1_000_000);
+        assertThat(posting).isInstanceOf(GroupStore.Posting.Posted.class);
+        return ((GroupStore.Posting.Posted) posting).post();
+    }
+
+    @Test
+    void create_addsOwnerAndMembers_andIndexesEach_andANameOrItsLookAlikeIsTakenOnce() {
+        String team = name("team");
+        GroupStore.Creation made = groups.create(team, team, "alice", false, List.of("bob"), NOW);
+
+        assertThat(made).isInstanceOf(GroupStore.Creation.Created.class);
+        GroupStore.Info info = ((GroupStore.Creation.Created) made).group();
+        assertThat(info.owner()).isEqualTo("alice");
+        assertThat(info.members()).isEqualTo(2);
+        assertThat(groups.members(team)).contains(List.of("alice", "bob"));
+        assertThat(groups.groupsOf("bob")).contains(team);
+        assertThat(groups.create(team, team, "carol", true, List.of(), NOW))
+                .isEqualTo(new GroupStore.Creation.Taken(team));
+        assertThat(groups.create(team + "x", team, "carol", true, List.of(), NOW))
+                .isEqualTo(new GroupStore.Creation.Taken(team));
+    }
+
+    @Test
+    void add_byANonMember_ofAClosedGroup_isRefused_andJoiningAnOpenOne_isAllowed_upToTheLimit() {
+        String closed = name("closed");
+        String open = name("open");
+        groups.create(closed, closed, "alice", false, List.of(), NOW);
+        groups.create(open, open, "alice", true, List.of(), NOW);
+
+        assertThat(groups.add(closed, "mallory", List.of("mallory"), 10)).isInstanceOf(GroupStore.Change.Refused.class);
+        assertThat(groups.groupsOf("mallory")).doesNotContain(closed);
+        assertThat(groups.add(open, "dave", List.of("dave", "eve"), 10)).isInstanceOf(GroupStore.Change.Refused.class);
+        GroupStore.Change joined = groups.add(open, "dave", List.of("dave"), 10);
+        assertThat(joined).isInstanceOf(GroupStore.Change.Done.class);
+        assertThat(((GroupStore.Change.Done) joined).changed()).containsExactly("dave");
+        GroupStore.Change over = groups.add(open, "alice", List.of("f1", "f2"), 3);
+        assertThat(over).isEqualTo(new GroupStore.Change.Refused("the group has 2 members; the most is 3"));
+        assertThat(groups.add(name("none"), "alice", List.of("bob"), 10)).isInstanceOf(GroupStore.Change.NoGroup.class);
+    }
+
+    @Test
+    void remove_ofTheOwner_handsTheGroupToTheEarliestMember_andTheLastEndsIt_freeingItsName() {
+        String team = name("team");
+        groups.create(team, team, "alice", false, List.of("bob", "carol"), NOW);
+        post(team, "alice", "hello");
+
+        assertThat(groups.remove(team, "bob", List.of("carol"))).isInstanceOf(GroupStore.Change.Refused.class);
+        GroupStore.Change left = groups.remove(team, "alice", List.of("alice"));
+        assertThat(((GroupStore.Change.Done) left).group().owner()).isEqualTo("bob");
+        assertThat(groups.groupsOf("alice")).doesNotContain(team);
+        groups.remove(team, "bob", List.of("carol"));
+        GroupStore.Change last = groups.remove(team, "bob", List.of("bob"));
+
+        assertThat(((GroupStore.Change.Done) last).group().members()).isZero();
+        assertThat(groups.info(team)).isEmpty();
+        assertThat(logs.before(Conversation.group(team), "", 10)).isEmpty();
+        assertThat(groups.create(team, team, "zoe", false, List.of(), NOW)).isInstanceOf(GroupStore.Creation.Created.class);
+    }
+
+    @Test
+    void post_byAMember_isLoggedInOrder_withItsPreviousPosition_andByAnyoneElse_isNot() {
+        String team = name("team");
+        groups.create(team, team, "alice", false, List.of("bob"), NOW);
+
+        GroupStore.Post first = post(team, "alice", "one");
+        GroupStore.Post second = post(team, "bob", "two");
+
+        assertThat(first.previous()).isEmpty();
+        assertThat(second.previous()).isEqualTo(first.position());
+        assertThat(LogPosition.compare(second.position(), first.position())).isPositive();
+        assertThat(groups.post(team, chat("mallory", "#" + team, "no", NOW), NOW, Duration.ofDays(1), 100))
+                .isInstanceOf(GroupStore.Posting.NotMember.class);
+        assertThat(logs.after(Conversation.group(team), "", 10)).extracting(e -> e.chat().getText())
+                .containsExactly("one", "two");
+        assertThat(groups.last(team)).contains(second.position());
+    }
+
+    @Test
+    void cursors_moveForwardOnly_andOnlyForMembers_andANewMemberStartsAtTheEnd() {
+        String team = name("team");
+        groups.create(team, team, "alice", false, List.of("bob"), NOW);
+        GroupStore.Post one = post(team, "alice", "one");
+        GroupStore.Post two = post(team, "alice", "two");
+
+        groups.advance(team, Map.of("bob", two.position(), "mallory", two.position()));
+        groups.advance(team, Map.of("bob", one.position()));
+        groups.add(team, "alice", List.of("carol"), 10);
+
+        assertThat(groups.cursor(team, "bob")).contains(two.position());
+        assertThat(groups.cursor(team, "mallory")).isEmpty();
+        assertThat(groups.cursor(team, "carol")).contains(two.position());
+    }
+
+    @Test
+    void privateLogs_areOnePerPair_pagedFromEitherEnd_andIndexedForBothUsers() {
+        String alice = name("alice");
+        String bob = name("bob");
+        List<Chat> chats = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            chats.add(i % 2 == 0 ? chat(alice, bob, "m" + i, NOW + i) : chat(bob, alice, "m" + i, NOW + i));
+        }
+
+        logs.append(chats, NOW + 10, Duration.ofDays(30), 1000);
+
+        Conversation pair = Conversation.between(bob, alice);
+        List<ConversationLog.Entry> newest = logs.before(pair, "", 3);
+        assertThat(newest).extracting(e -> e.chat().getText()).containsExactly("m9", "m8", "m7");
+        assertThat(logs.before(pair, newest.get(2).position(), 100)).hasSize(7);
+        assertThat(logs.after(pair, newest.get(1).position(), 10)).extracting(e -> e.chat().getText())
+                .containsExactly("m9");
+        assertThat(logs.recent(alice, NOW, 10)).extracting(ConversationLog.Recent::conversation).containsExactly(pair);
+        assertThat(logs.recent(bob, NOW, 10)).extracting(ConversationLog.Recent::lastMillis).containsExactly(NOW + 9);
+    }
+
+    @Test
+    void search_matchesWholeWordsOfTheText_only_caseFolded_newestFirst_andResumesWhereItStopped() {
+        String alice = name("alice");
+        String lunch = name("lunch"); // a name holding the word: the sender's name is not searched
+        List<Chat> chats = List.of(
+                chat(lunch, alice, "Lunch at noon?", NOW),
+                chat(alice, lunch, "lunchbox", NOW + 1),
+                chat(lunch, alice, "no", NOW + 2),
+                chat(alice, lunch, "ok, LUNCH it is (lunch!)", NOW + 3),
+                chat(alice, lunch, "multi\nline lunch\ttime", NOW + 4));
+        logs.append(chats, NOW + 5, Duration.ofDays(30), 1000);
+        Conversation pair = Conversation.between(alice, lunch);
+
+        ConversationLog.Found all = logs.search(pair, "", List.of("lunch"), 100, 100);
+        ConversationLog.Found two = logs.search(pair, "", List.of("lunch"), 100, 2);
+        ConversationLog.Found rest = logs.search(pair, two.stoppedAt(), List.of("lunch"), 100, 100);
+        ConversationLog.Found both = logs.search(pair, "", List.of("lunch", "noon"), 100, 100);
+        ConversationLog.Found bounded = logs.search(pair, "", List.of("lunch"), 2, 100);
+
+        assertThat(all.hits()).extracting(e -> e.chat().getText())
+                .containsExactly("multi\nline lunch\ttime", "ok, LUNCH it is (lunch!)", "Lunch at noon?");
+        assertThat(all.stoppedAt()).isEmpty();
+        assertThat(two.hits()).hasSize(2);
+        assertThat(rest.hits()).extracting(e -> e.chat().getText()).containsExactly("Lunch at noon?");
+        assertThat(both.hits()).extracting(e -> e.chat().getText()).containsExactly("Lunch at noon?");
+        assertThat(bounded.hits()).hasSize(2);
+        assertThat(bounded.stoppedAt()).isNotEmpty();
+        assertThat(bounded.stoppedAtMillis()).isGreaterThan(0);
+    }
+
+    @Test
+    void logs_areTrimmedToTheirSize() {
+        String alice = name("alice");
+        String bob = name("bob");
+        List<Chat> chats = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            chats.add(chat(alice, bob, "m" + i, NOW));
+        }
+        logs.append(chats, NOW, Duration.ofDays(30), 100);
+
+        // XTRIM ~ trims whole nodes: at least the limit stays, far fewer than all.
+        int kept = logs.after(Conversation.between(alice, bob), "", 1000).size();
+        assertThat(kept).isBetween(100, 300);
+    }
+}
