@@ -69,6 +69,38 @@ class TwoNodeIntegrationTest {
     }
 
     @Test
+    void groupMessages_reachMembersOnBothNodes_inEachSendersOrder_andChangesAreToldAcrossNodes() {
+        Recorder bob = new Recorder();
+        Recorder carol = new Recorder();
+        CimClient bobClient = online(b, "gbob", bob);
+        online(a, "gcarol", carol);
+        CimClient alice = online(a, "galice", new Recorder());
+        alice.groups().create("crew", false, List.of("gbob", "gcarol")).join();
+        online(b, "gdave", new Recorder()).close(); // an account, away
+
+        List<CompletableFuture<SendReceipt>> sent = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            sent.add(alice.send(Recipient.group("crew"), "a" + i));
+            sent.add(bobClient.send(Recipient.group("crew"), "b" + i));
+        }
+        sent.forEach(CompletableFuture::join);
+        alice.groups().invite("crew", List.of("gdave")).join();
+
+        await().atMost(Recorder.WAIT).until(() -> carol.texts().size() == 200 && bob.texts().size() == 100);
+        List<String> fromAliceAtBob = bob.texts().stream().filter(t -> t.startsWith("a")).toList();
+        List<String> fromBobAtCarol = carol.texts().stream().filter(t -> t.startsWith("b")).toList();
+        assertThat(fromAliceAtBob).containsExactlyElementsOf(IntStream.range(0, 100).mapToObj(i -> "a" + i).toList());
+        assertThat(fromBobAtCarol).containsExactlyElementsOf(IntStream.range(0, 100).mapToObj(i -> "b" + i).toList());
+        assertThat(bob.awaitGroupChange(dev.cim.client.core.GroupChange.Kind.JOINED, "crew").users())
+                .containsExactly("gdave");
+        Recorder dave = new Recorder();
+        online(a, "gdave", dave);
+        bobClient.send(Recipient.group("crew"), "welcome").join();
+        dave.awaitText("welcome");
+        assertThat(dave.texts()).as("what came before the invitation is not the new member's").containsExactly("welcome");
+    }
+
+    @Test
     void privateMessage_toAUserOnTheOtherNode_isDeliveredInOrder_andTheReceiptWaitsForTheirAcknowledgement() {
         Recorder bob = new Recorder();
         online(b, "bob", bob);
