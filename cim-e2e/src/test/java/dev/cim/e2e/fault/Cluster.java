@@ -175,6 +175,11 @@ final class Cluster implements AutoCloseable {
                 Long.toString(first.toEpochMilli()), Long.toString(last.toEpochMilli())), user);
     }
 
+    /** {@code count} members of a group in one process: users {@code prefix}1 to {@code prefix}count. */
+    JavaProcess members(String prefix, int count, String addresses) throws IOException {
+        return client(List.of("members", prefix, Integer.toString(count), addresses, stateDir().toString()), prefix);
+    }
+
     JavaProcess receiver(String user, String addresses) throws IOException {
         return client(List.of("receiver", user, addresses, stateDir().toString()), user);
     }

@@ -28,8 +28,12 @@ import java.util.concurrent.TimeUnit;
  *   scheduler USER ADDRESSES STATE_DIR RECIPIENT COUNT FIRST_DUE_MILLIS LAST_DUE_MILLIS
  *            schedules COUNT messages ("n:1".."n:COUNT") due evenly from the first to the last
  *            epoch millisecond, prints "SCHEDULED n" when the server holds message n, then "DONE"
+ *   members  PREFIX COUNT ADDRESSES STATE_DIR
+ *            COUNT receivers in one process, users PREFIX1..PREFIXn, each printing
+ *            "RECV user sender n" and "CONNECTED user node" (a crowd of a group's members)
  * </pre>
- * Both print "CONNECTED node" at each login, and run until their standard input closes. The state
+ * A RECIPIENT is a user name or "#group". Each prints "CONNECTED node" at each login, and runs
+ * until its standard input closes. The state
  * directory holds the ids of the messages shown, so a receiver killed and started again does not
  * show them twice (as the console client does).
  */
@@ -43,6 +47,10 @@ public final class FaultClient {
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         String role = args[0];
+        if ("members".equals(role)) {
+            members(out, args[1], Integer.parseInt(args[2]), args[3], Path.of(args[4]));
+            return;
+        }
         String user = args[1];
         CimListener listener = new CimListener() {
             @Override
@@ -63,26 +71,64 @@ public final class FaultClient {
                 }
             }
         };
-        CimClient client = CimClient.builder()
-                .addresses(args[2])
-                .user(user)
-                .password(PASSWORD)
-                .listener(listener)
-                .seenIds(SeenIds.file(Path.of(args[3]).resolve(user + ".seen"), 100_000))
-                .reconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1))
-                .build();
+        CimClient client = client(user, args[2], Path.of(args[3]), listener);
         client.connect();
         if ("sender".equals(role)) {
-            send(client, out, Recipient.user(args[4]), Long.parseLong(args[5]), Long.parseLong(args[6]),
+            send(client, out, recipient(args[4]), Long.parseLong(args[5]), Long.parseLong(args[6]),
                     Double.parseDouble(args[7]));
         } else if ("scheduler".equals(role)) {
-            schedule(client, out, Recipient.user(args[4]), Integer.parseInt(args[5]), Long.parseLong(args[6]),
+            schedule(client, out, recipient(args[4]), Integer.parseInt(args[5]), Long.parseLong(args[6]),
                     Long.parseLong(args[7]));
         }
         while (System.in.read() != -1) {
             // runs until the test closes standard input (or kills it)
         }
         client.close();
+    }
+
+    private static CimClient client(String user, String addresses, Path stateDir, CimListener listener) {
+        return CimClient.builder()
+                .addresses(addresses)
+                .user(user)
+                .password(PASSWORD)
+                .listener(listener)
+                .seenIds(SeenIds.file(stateDir.resolve(user + ".seen"), 100_000))
+                .reconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1))
+                .build();
+    }
+
+    private static Recipient recipient(String name) {
+        return name.startsWith("#") ? Recipient.group(name) : Recipient.user(name);
+    }
+
+    /** A crowd of receivers in one process, each line naming the member. */
+    private static void members(PrintStream out, String prefix, int count, String addresses, Path stateDir)
+            throws IOException {
+        java.util.List<CimClient> clients = new java.util.ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            String member = prefix + i;
+            CimClient client = client(member, addresses, stateDir, new CimListener() {
+                @Override
+                public void onMessage(ChatMessage message) {
+                    if (message.text().startsWith("n:")) {
+                        print(out, "RECV " + member + " " + message.sender() + " " + message.text().substring(2));
+                    }
+                }
+
+                @Override
+                public void onConnection(ConnectionEvent event) {
+                    if (event instanceof ConnectionEvent.Connected connected) {
+                        print(out, "CONNECTED " + member + " " + connected.nodeId());
+                    }
+                }
+            });
+            client.connect();
+            clients.add(client);
+        }
+        while (System.in.read() != -1) {
+            // runs until the test closes standard input (or kills it)
+        }
+        clients.forEach(CimClient::close);
     }
 
     private static void send(CimClient client, PrintStream out, Recipient to, long from, long count, double perSecond)

@@ -225,6 +225,124 @@ class FaultInjectionIT {
         }
     }
 
+    /**
+     * A group of 50 members on two nodes: three senders (members too) send numbered messages to it,
+     * 45 members listen in two crowds (a process each, one per node), two more alone; one of those
+     * is killed and started again, twice, and then the first node is killed and started again. Every
+     * member must show every confirmed message of every sender once, in each sender's order.
+     */
+    @Test
+    void groupOfFiftyOnTwoNodes_aMembersClientAndANodeKilled() throws Exception {
+        try (Cluster cluster = new Cluster(false, 2, "everysec")) {
+            cluster.start();
+            String node0 = "127.0.0.1:" + cluster.port(0) + ",127.0.0.1:" + cluster.port(1);
+            String node1 = "127.0.0.1:" + cluster.port(1) + ",127.0.0.1:" + cluster.port(0);
+            List<String> senders = List.of("gs1", "gs2", "gs3");
+            JavaProcess crowd0 = cluster.members("ga", 22, node0);
+            JavaProcess crowd1 = cluster.members("gb", 23, node1);
+            awaitLines(crowd0, "CONNECTED", 22);
+            awaitLines(crowd1, "CONNECTED", 23);
+            List<JavaProcess> solo = new ArrayList<>(List.of(connected(cluster.receiver("gm1", node0))));
+            JavaProcess other = connected(cluster.receiver("gm2", node1));
+            List<String> members = new ArrayList<>(senders.subList(1, 3));
+            for (int i = 1; i <= 22; i++) {
+                members.add("ga" + i);
+            }
+            for (int i = 1; i <= 23; i++) {
+                members.add("gb" + i);
+            }
+            members.addAll(List.of("gm1", "gm2"));
+            GroupMaker.create(cluster.port(0), senders, "fault", members);
+            members.add(0, senders.get(0)); // the owner is a member too: every one of the 50 is checked
+
+            List<JavaProcess> sending = new ArrayList<>();
+            for (int i = 0; i < senders.size(); i++) {
+                sending.add(connected(cluster.sender(senders.get(i), i % 2 == 0 ? node0 : node1, "#fault", 1, 400,
+                        RATE / 2)));
+            }
+            for (int round = 0; round < 2; round++) {
+                JavaProcess current = solo.get(solo.size() - 1);
+                awaitLines(current, "RECV", 50);
+                current.kill(); // a member's client: what it showed and had not acknowledged comes again
+                solo.add(connected(cluster.receiver("gm1", node0)));
+            }
+            awaitLines(sending.get(0), "ACK", 250);
+            cluster.killServer(0); // half the members, and two senders, move to the other node
+            cluster.startServer(0);
+            for (JavaProcess sender : sending) {
+                sender.await("DONE", Duration.ofSeconds(120));
+            }
+
+            // One ledger per member and sender: each member must show each sender's confirmed messages.
+            await("every confirmed message shown at every member").atMost(WAIT).until(() ->
+                    groupLedgers(senders, members, sending, crowd0, crowd1, solo, other).stream()
+                            .allMatch(Ledger::allShown));
+            List<Ledger> settled = groupLedgers(senders, members, sending, crowd0, crowd1, solo, other);
+            Ledger.Counts total = Ledger.sum(settled);
+            record("group of 50 on two nodes: a member's client SIGKILL (twice), a node SIGKILL (counted per member)",
+                    3, total);
+            if (!total.clean()) {
+                cluster.keepOutputs("group");
+            }
+            assertThat(total.clean()).as("%s", total).isTrue();
+        }
+    }
+
+    /**
+     * A ledger for each member and sender, from what the processes printed: the crowds' lines name
+     * their member, the lone members' and the senders' do not (they are their own).
+     */
+    private static List<Ledger> groupLedgers(List<String> senders, List<String> members, List<JavaProcess> sending,
+            JavaProcess crowd0, JavaProcess crowd1, List<JavaProcess> solo, JavaProcess other) {
+        List<Ledger> ledgers = new ArrayList<>();
+        String crowds = crowd0.transcript() + "\n" + crowd1.transcript();
+        for (int s = 0; s < senders.size(); s++) {
+            String sender = senders.get(s);
+            for (String member : members) {
+                if (member.equals(sender)) {
+                    continue;
+                }
+                Ledger ledger = new Ledger();
+                ledger.sender(sending.get(s).transcript());
+                if (member.equals("gm1")) {
+                    solo.forEach(process -> ledger.receiver(from(process.transcript(), sender)));
+                } else if (member.equals("gm2")) {
+                    ledger.receiver(from(other.transcript(), sender));
+                } else if (senders.contains(member)) {
+                    ledger.receiver(from(sending.get(senders.indexOf(member)).transcript(), sender));
+                } else {
+                    ledger.receiver(from(ofMember(crowds, member), sender));
+                }
+                ledgers.add(ledger);
+            }
+        }
+        return ledgers;
+    }
+
+    /** The "RECV member sender n" lines of {@code member}, as "RECV sender n". */
+    private static String ofMember(String transcript, String member) {
+        StringBuilder lines = new StringBuilder();
+        String prefix = "RECV " + member + " ";
+        for (String line : transcript.split("\n")) {
+            if (line.startsWith(prefix)) {
+                lines.append("RECV ").append(line.substring(prefix.length())).append('\n');
+            }
+        }
+        return lines.toString();
+    }
+
+    /** The "RECV sender n" lines of {@code sender}. */
+    private static String from(String transcript, String sender) {
+        StringBuilder lines = new StringBuilder();
+        String prefix = "RECV " + sender + " ";
+        for (String line : transcript.split("\n")) {
+            if (line.startsWith(prefix)) {
+                lines.append(line).append('\n');
+            }
+        }
+        return lines.toString();
+    }
+
     // Helpers.
 
     private static JavaProcess connected(JavaProcess client) throws InterruptedException {

@@ -106,6 +106,20 @@ final class Ledger {
                 .toList();
     }
 
+    /** The counts of several ledgers, added up (a group's: one per member and sender). */
+    static Counts sum(List<Ledger> ledgers) {
+        int[] t = new int[9];
+        for (Ledger ledger : ledgers) {
+            Counts c = ledger.counts();
+            int[] v = {c.confirmed(), c.shown(), c.lost(), c.duplicated(), c.outOfOrder(), c.unconfirmedShown(),
+                c.shownAgainAfterKill(), c.refused(), c.unexpectedlyRefused()};
+            for (int i = 0; i < t.length; i++) {
+                t[i] += v[i];
+            }
+        }
+        return new Counts(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8]);
+    }
+
     Counts counts() {
         Map<Long, Integer> times = new HashMap<>();
         int outOfOrder = 0;
