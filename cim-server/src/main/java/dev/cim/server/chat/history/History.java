@@ -12,6 +12,8 @@ import dev.cim.server.chat.session.Session;
 import dev.cim.server.store.ConversationLog;
 import dev.cim.server.store.GroupStore;
 import dev.cim.server.store.StoreFullException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -27,12 +29,15 @@ import org.slf4j.LoggerFactory;
 public final class History {
 
     private static final Logger log = LoggerFactory.getLogger(History.class);
+    private static final long SEARCH_RETRY_MILLIS = 500;
 
     private final Platform platform;
     private final Executor blocking;
     private final Transcript transcript;
     private final HistoryPages pages;
     private final Search search;
+    /** The users with a search running. */
+    private final Set<String> searching = ConcurrentHashMap.newKeySet();
 
     /**
      * @param blocking where searches run (they may read for a while), off the users' lanes
@@ -41,7 +46,8 @@ public final class History {
             HistorySettings settings) {
         this.platform = platform;
         this.blocking = blocking;
-        this.transcript = settings.kept() ? new HistoryWriter(logs, platform.lanes(), platform.clock(), settings)
+        this.transcript = settings.kept() ? new HistoryWriter(logs, platform.lanes(), platform.clock(), settings,
+                platform.meters())
                 : Transcript.NONE;
         Conversations conversations = new Conversations(groups);
         this.pages = new HistoryPages(logs, conversations, settings);
@@ -58,9 +64,26 @@ public final class History {
         answer(platform.lanes().of(session.user()), session, id, () -> pages.page(session.user(), id, request));
     }
 
-    /** Answers a search of {@code session}, off the lanes. */
+    /**
+     * Answers a search of {@code session}, off the lanes; one at a time per user (a search reads up to
+     * {@value Search#READ_BUDGET} messages: a second one while the first runs is refused, saying so).
+     */
     public void search(Session session, long id, SearchRequest request) {
-        answer(blocking, session, id, () -> search.search(session.user(), id, request));
+        String user = session.user();
+        if (!searching.add(user)) {
+            Replies one = new Replies();
+            one.add(session, Envelopes.rateLimited(id, "not searched: a search of yours is still running "
+                    + "(expected: one at a time; wait for its answer)", SEARCH_RETRY_MILLIS));
+            one.send();
+            return;
+        }
+        answer(blocking, session, id, () -> {
+            try {
+                return search.search(user, id, request);
+            } finally {
+                searching.remove(user);
+            }
+        });
     }
 
     private static void answer(Executor on, Session session, long id, Supplier<Envelope> work) {

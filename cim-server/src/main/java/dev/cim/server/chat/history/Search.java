@@ -36,8 +36,12 @@ final class Search {
     static final int READ_BUDGET = 100_000;
     /** Private conversations searched, the most recent first. */
     static final int MAX_CONVERSATIONS = 200;
-    /** Messages one scan reads at least, however many conversations share the budget. */
-    private static final int MIN_STEP = 1_000;
+    /**
+     * Messages one scan reads at least, however many conversations share the budget: with at most
+     * {@value #MAX_CONVERSATIONS} private conversations and the user's groups (at most 100 by
+     * default), the budget holds.
+     */
+    private static final int MIN_STEP = 300;
     private static final int MAX_WORDS = 5;
     private static final int MAX_WORD_LENGTH = 64;
     static final int DEFAULT_HITS = 20;

@@ -1,0 +1,99 @@
+package dev.cim.server.chat.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cim.common.protocol.proto.Chat;
+import dev.cim.server.chat.platform.UserLanes;
+import dev.cim.server.store.Conversation;
+import dev.cim.server.store.ConversationLog;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The history written behind the router: in order per conversation, bounded when the store falls behind. */
+class HistoryWriterTest {
+
+    private final UserLanes lanes = new UserLanes(1);
+    private final List<Chat> written = new CopyOnWriteArrayList<>();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final CountDownLatch storeAnswers = new CountDownLatch(1);
+    private final ConversationLog log = new ConversationLog() {
+        @Override
+        public void append(List<Chat> chats, long nowMillis, Duration retention, long maxEntries) {
+            try {
+                storeAnswers.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            written.addAll(chats);
+        }
+
+        @Override
+        public List<Entry> before(Conversation conversation, String before, int count) {
+            return List.of();
+        }
+
+        @Override
+        public List<Entry> after(Conversation conversation, String after, int count) {
+            return List.of();
+        }
+
+        @Override
+        public List<Entry> afterTime(Conversation conversation, long afterMillis, int count) {
+            return List.of();
+        }
+
+        @Override
+        public List<Recent> recent(String user, long sinceMillis, int count) {
+            return List.of();
+        }
+
+        @Override
+        public Found search(Conversation conversation, String before, List<String> words, int maxRead, int maxHits) {
+            return new Found(List.of(), "", 0);
+        }
+    };
+    private final HistoryWriter writer = new HistoryWriter(log, lanes, Clock.systemUTC(),
+            new HistorySettings(Duration.ofDays(1), 1000), meters);
+
+    @AfterEach
+    void stop() {
+        storeAnswers.countDown();
+        lanes.close(1_000);
+    }
+
+    private static Chat chat(String to, int n) {
+        return Chat.newBuilder().setId("id-" + n).setSender("alice").setRecipient(to).setText("m" + n).build();
+    }
+
+    @Test
+    void record_writesPrivateMessagesInOrder_andNeitherGroupsNorBroadcasts() {
+        storeAnswers.countDown();
+        for (int i = 0; i < 100; i++) {
+            writer.record(chat("bob", i));
+        }
+        writer.record(chat("#team", 100));
+        writer.record(chat("everyone", 101));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> written.size() == 100);
+        assertThat(written).extracting(Chat::getText).startsWith("m0", "m1").endsWith("m99").hasSize(100);
+    }
+
+    @Test
+    void record_pastTheBacklog_leavesMessagesOut_andCountsThem() {
+        for (int i = 0; i < HistoryWriter.MAX_BACKLOG + 5; i++) {
+            writer.record(chat("bob", i)); // the store does not answer: they wait
+        }
+
+        assertThat(meters.get("cim.history.dropped").counter().count()).isEqualTo(5.0);
+        storeAnswers.countDown();
+        await().atMost(Duration.ofSeconds(30)).until(() -> written.size() == HistoryWriter.MAX_BACKLOG);
+        assertThat(meters.get("cim.history.backlog").gauge().value()).isZero();
+    }
+}
