@@ -34,6 +34,7 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
     private final int port = Ports.free();
     private final int redisPort = Ports.free();
     private final int managementPort = Ports.free();
+    private final int webPort = Ports.free();
     private final String redisPassword = RedisProcess.newPassword();
     private final List<JavaProcess> clients = new ArrayList<>();
     private final List<String> serverArgs = new ArrayList<>();
@@ -90,7 +91,8 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
                 "--cim.server.accounts.registrations-per-address=1000",
                 "--cim.server.redis.embedded=false",
                 "--spring.data.redis.port=" + redisPort,
-                "--management.server.port=" + managementPort));
+                "--management.server.port=" + managementPort,
+                "--cim.server.web.port=" + webPort));
         args.addAll(serverArgs);
         // Redis' password through the environment, as in production: not on the command line.
         server = JavaProcess.start("cim-server", serverJar, args, RedisProcess.serverEnvironment(redisPassword));
@@ -107,6 +109,11 @@ final class CimSystem implements AutoCloseable, BeforeAllCallback, AfterAllCallb
     /** Ends the server as a crash would. */
     void killServer() throws InterruptedException {
         server.kill();
+    }
+
+    /** The server's web port: the page, and its WebSocket. */
+    int webPort() {
+        return webPort;
     }
 
     /** The server's management HTTP port (metrics, health). */

@@ -31,6 +31,7 @@ class LaunchersEndToEndIT {
                         projectDir.resolve("bin/cim-server").toString(),
                         "--cim.server.port=" + port,
                         "--management.server.port=" + Ports.free(),
+                        "--cim.server.web.port=0",
                         "--spring.data.redis.port=" + Ports.free(),
                         "--cim.server.data-dir=" + dataDir.resolve("redis")),
                 Map.of("JAVA_HOME", javaHome, "CIM_SERVER_JAVA_OPTS", "-Xshare:on -Xmx256m"))) {

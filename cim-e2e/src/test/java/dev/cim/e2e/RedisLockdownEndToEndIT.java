@@ -30,6 +30,7 @@ class RedisLockdownEndToEndIT {
         try (JavaProcess server = JavaProcess.start("cim-server", projectDir.resolve("cim-server/target/cim-server.jar"),
                 List.of("--cim.server.port=" + Ports.free(),
                         "--management.server.port=" + Ports.free(),
+                        "--cim.server.web.port=0",
                         "--spring.data.redis.port=" + redisPort,
                         "--cim.server.data-dir=" + dataDir))) {
             server.await("listening on", CimSystem.START);

@@ -84,7 +84,8 @@ class TlsEndToEndIT {
                 "--cim.server.redis.embedded=true",
                 "--cim.server.data-dir=" + data,
                 "--spring.data.redis.port=" + Ports.free(),
-                "--management.server.port=" + Ports.free()))) {
+                "--management.server.port=" + Ports.free(),
+                "--cim.server.web.port=0"))) {
             server.await("cim server refuses to listen in plaintext on 0.0.0.0, which is not a loopback address", WAIT);
             assertThat(server.awaitExit(WAIT)).isNotZero();
             assertThat(server.transcript()).contains("--cim.server.tls.allow-plaintext=true").doesNotContain("listening on");

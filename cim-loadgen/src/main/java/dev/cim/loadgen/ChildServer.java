@@ -113,6 +113,7 @@ final class ChildServer implements AutoCloseable {
                 "--cim.server.redis.embedded=true",
                 "--cim.server.data-dir=" + dataDir,
                 "--management.server.port=" + Ports.free(),
+                "--cim.server.web.port=0",
                 "--spring.data.redis.port=" + redisPort));
         Path trust = null;
         if (tls) {

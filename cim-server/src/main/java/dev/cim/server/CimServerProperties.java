@@ -5,6 +5,7 @@ import dev.cim.common.protocol.CimProtocolCodec;
 import dev.cim.common.tls.TlsProvider;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -65,6 +66,7 @@ public record CimServerProperties(
         @DefaultValue Delays delays,
         @DefaultValue Groups groups,
         @DefaultValue History history,
+        @DefaultValue Web web,
         @DefaultValue Shutdown shutdown,
         @DefaultValue Tls tls) {
 
@@ -270,6 +272,32 @@ public record CimServerProperties(
                         + " (expected: >= 0; 0 keeps no history)");
             }
             atLeast(maxMessages, 1, "cim.server.history.max-messages");
+        }
+    }
+
+    /**
+     * The web port: the chat page at {@code /}, and its WebSocket at {@code /ws}, speaking the same
+     * protocol through the same core as the chat port, with its TLS ({@code cim.server.tls.*}), its
+     * limits and its plaintext rule (off loopback, TLS or {@code cim.server.tls.allow-plaintext}).
+     *
+     * @param enabled        false to open no web port
+     * @param host           the address to listen on; empty for {@code cim.server.host}
+     * @param port           the port; 0 picks a free one (logged at start)
+     * @param allowedOrigins origins besides the page's own that may open the WebSocket (pages served
+     *                       elsewhere: {@code https://chat.example.com}); empty for none
+     */
+    public record Web(@DefaultValue("true") boolean enabled, @DefaultValue("") String host,
+            @DefaultValue("8080") int port, @DefaultValue List<String> allowedOrigins) {
+        public Web {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("cim.server.web.port: " + port + " (expected: 0 to 65535)");
+            }
+            for (String origin : allowedOrigins) {
+                if (!origin.matches("https?://[^/\\s]+")) {
+                    throw new IllegalArgumentException("cim.server.web.allowed-origins: '" + origin
+                            + "' (expected: scheme and host, e.g. https://chat.example.com)");
+                }
+            }
         }
     }
 

@@ -22,15 +22,7 @@ final class EnvelopeDecoder extends MessageToMessageDecoder<ByteBuf> {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf frame, List<Object> out) {
-        Envelope envelope = parse(frame);
-        if (envelope.getVersion() != Envelopes.PROTOCOL_VERSION) {
-            throw new UnsupportedVersionException(envelope.getVersion());
-        }
-        if (envelope.getKindCase() == Envelope.KindCase.KIND_NOT_SET) {
-            throw new CorruptedFrameException("frame carries no message kind (expected one of the "
-                    + "Envelope's oneof fields)");
-        }
-        out.add(envelope);
+        out.add(Envelopes.received(parse(frame)));
     }
 
     private static Envelope parse(ByteBuf frame) {

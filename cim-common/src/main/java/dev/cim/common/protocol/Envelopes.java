@@ -45,6 +45,23 @@ public final class Envelopes {
     private Envelopes() {
     }
 
+    /**
+     * {@code envelope}, as a peer received it, if this peer can handle it.
+     *
+     * @throws UnsupportedVersionException for another protocol version
+     * @throws io.netty.handler.codec.CorruptedFrameException for an Envelope without a message kind
+     */
+    public static Envelope received(Envelope envelope) {
+        if (envelope.getVersion() != PROTOCOL_VERSION) {
+            throw new UnsupportedVersionException(envelope.getVersion());
+        }
+        if (envelope.getKindCase() == Envelope.KindCase.KIND_NOT_SET) {
+            throw new io.netty.handler.codec.CorruptedFrameException("frame carries no message kind (expected one "
+                    + "of the Envelope's oneof fields)");
+        }
+        return envelope;
+    }
+
     /** A new builder with the version and request id set. */
     public static Envelope.Builder builder(long requestId) {
         return Envelope.newBuilder().setVersion(PROTOCOL_VERSION).setRequestId(requestId);

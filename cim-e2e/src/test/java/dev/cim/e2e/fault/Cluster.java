@@ -83,6 +83,7 @@ final class Cluster implements AutoCloseable {
                 "--cim.server.limits.message-burst=100000",
                 "--cim.server.accounts.registrations-per-address=1000",
                 "--spring.main.web-application-type=none",
+                "--cim.server.web.port=0",
                 "--spring.data.redis.port=" + redisPort,
                 "--spring.data.redis.timeout=2s"));
         if (embedded) {

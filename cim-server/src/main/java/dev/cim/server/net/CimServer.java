@@ -73,11 +73,27 @@ public final class CimServer implements SmartLifecycle {
      * @param shutdownSpread the window clients spread their reconnections over
      * @param tls            the chat port's TLS, or null for plaintext
      * @param allowPlaintext true to listen in plaintext on an address that is not loopback
+     * @param web            the web port: the page, and WebSocket connections
      */
     public record Settings(String host, int port, int ioThreads, boolean epoll, int maxFrameLength,
             int maxLoginFrameLength, Duration idleTimeout, Duration loginTimeout, int connectionsPerAddress,
             int unauthenticatedPerAddress, Duration shutdownGrace, Duration shutdownSpread, ServerTls tls,
-            boolean allowPlaintext) {
+            boolean allowPlaintext, Web web) {
+    }
+
+    /**
+     * The web port: the page at {@code /}, and its WebSocket at {@code /ws}, on the same event loops,
+     * with the chat port's TLS, limits and login.
+     *
+     * @param enabled        false to open no web port
+     * @param host           the address to listen on
+     * @param port           the port; 0 for a free one (logged)
+     * @param allowedOrigins origins besides the page's own allowed to open the WebSocket
+     */
+    public record Web(boolean enabled, String host, int port, java.util.List<String> allowedOrigins) {
+
+        /** No web port. */
+        public static final Web NONE = new Web(false, "127.0.0.1", 0, java.util.List.of());
     }
 
     private final Settings settings;
@@ -89,6 +105,7 @@ public final class CimServer implements SmartLifecycle {
     private volatile ChannelGroup channels;
     private volatile CimServerInitializer initializer;
     private volatile Channel serverChannel;
+    private volatile Channel webChannel;
 
     /**
      * @throws PlaintextRefusedException if the server is to listen in plaintext on an address that
@@ -97,6 +114,10 @@ public final class CimServer implements SmartLifecycle {
     public CimServer(Settings settings, ChatService chat, PresenceStore presence) {
         if (settings.tls() == null && !settings.allowPlaintext() && !Loopback.isLoopback(settings.host())) {
             throw new PlaintextRefusedException(settings.host());
+        }
+        if (settings.web().enabled() && settings.tls() == null && !settings.allowPlaintext()
+                && !Loopback.isLoopback(settings.web().host())) {
+            throw new PlaintextRefusedException(settings.web().host());
         }
         this.settings = settings;
         this.chat = chat;
@@ -126,6 +147,19 @@ public final class CimServer implements SmartLifecycle {
             shutDownPools();
             throw new ServerBindException(settings.host(), settings.port(), e);
         }
+        if (settings.web().enabled()) {
+            ServerBootstrap web = bootstrap.clone().childHandler(new WebServerInitializer(chat, channels, settings,
+                    initializer.addresses()));
+            try {
+                webChannel = web.bind(settings.web().host(), settings.web().port()).syncUninterruptibly().channel();
+            } catch (Exception e) {
+                serverChannel.close().syncUninterruptibly();
+                shutDownPools();
+                throw new ServerBindException(settings.web().host(), settings.web().port(), e);
+            }
+            log.info("The web page is on {}://{}:{}/", settings.tls() != null ? "https" : "http", settings.web().host(),
+                    webPort());
+        }
         log.info("cim server node {} listening on {} ({}, {}, {} I/O threads, idle timeout {}, max frame {} bytes)",
                 presence.nodeId(), address(), settings.tls() != null ? settings.tls().description() : "plaintext",
                 transport.name(), settings.ioThreads(), settings.idleTimeout(), settings.maxFrameLength());
@@ -151,6 +185,12 @@ public final class CimServer implements SmartLifecycle {
         return ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
+    /** The web port as bound, or -1 when there is none. */
+    public int webPort() {
+        Channel channel = webChannel;
+        return channel == null ? -1 : ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
     /** {@code host:port} as bound, or as configured before binding. */
     public String address() {
         Channel channel = serverChannel;
@@ -170,6 +210,10 @@ public final class CimServer implements SmartLifecycle {
             return;
         }
         listening.close().syncUninterruptibly();
+        if (webChannel != null) {
+            webChannel.close().syncUninterruptibly();
+            webChannel = null;
+        }
         int open = channels.size();
         List<String> others = otherNodes();
         channels.writeAndFlush(Envelopes.goAway("the server node " + presence.nodeId() + " is stopping", others,

@@ -53,6 +53,11 @@ final class CimServerInitializer extends ChannelInitializer<Channel> {
         this.addresses = new AddressGate.Counts(settings.connectionsPerAddress(), settings.unauthenticatedPerAddress());
     }
 
+    /** The counts of connections per address, which the web port shares. */
+    AddressGate.Counts addresses() {
+        return addresses;
+    }
+
     /** Connections not logged in yet. */
     int unauthenticated() {
         return addresses.unauthenticated();

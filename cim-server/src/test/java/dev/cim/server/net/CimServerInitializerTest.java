@@ -30,7 +30,7 @@ class CimServerInitializerTest {
     private final EmbeddedChannel channel = new EmbeddedChannel(new CimServerInitializer(chat,
             new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE), new CimServer.Settings("127.0.0.1", 0, 1, false,
                     64 * 1024, MAX_LOGIN_FRAME, Duration.ofSeconds(30), Duration.ofSeconds(10), 40, 3,
-                    Duration.ofSeconds(1), Duration.ofSeconds(1), null, false)));
+                    Duration.ofSeconds(1), Duration.ofSeconds(1), null, false, CimServer.Web.NONE)));
 
     @AfterEach
     void release() {

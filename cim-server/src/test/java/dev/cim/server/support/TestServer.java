@@ -98,6 +98,7 @@ public final class TestServer implements AutoCloseable {
         // those limits sets them.
         // Redis' command timeout is generous: on two busy cores a first connection can take seconds.
         for (String setting : List.of("--cim.server.host=127.0.0.1", "--spring.main.web-application-type=none",
+                "--cim.server.web.port=0",
                 "--spring.data.redis.timeout=30s",
                 "--cim.server.accounts.registrations-per-address=1000000",
                 "--cim.server.limits.connections-per-address=1000000",
