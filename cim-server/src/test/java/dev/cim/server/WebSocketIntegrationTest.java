@@ -189,4 +189,21 @@ class WebSocketIntegrationTest {
         assertThat(allowed.awaitText("loginResult")).contains("\"ok\":true");
         assertThat(own.awaitText("loginResult")).contains("\"ok\":true");
     }
+
+    @Test
+    void logout_endsTheTokenItLoggedInWith_andTheConnection() {
+        String user = shared.name("leaver");
+        Socket first = open("cim.json", null);
+        first.send(login(user));
+        String result = first.awaitText("loginResult");
+        String token = result.replaceAll(".*\"sessionToken\":\"([^\"]+)\".*", "$1");
+
+        first.send("{\"version\":" + Envelopes.PROTOCOL_VERSION + ",\"logout\":{}}");
+
+        assertThat(first.awaitText("logged out")).contains("\"closing\":true");
+        Socket again = open("cim.json", null);
+        again.send("{\"version\":" + Envelopes.PROTOCOL_VERSION + ",\"login\":{\"userName\":\"" + user
+                + "\",\"token\":\"" + token + "\",\"origin\":\"7\"}}");
+        assertThat(again.awaitText("loginResult")).doesNotContain("\"ok\":true");
+    }
 }

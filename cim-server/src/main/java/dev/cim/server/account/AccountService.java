@@ -137,6 +137,11 @@ public final class AccountService {
     }
 
     /** Ends every session of {@code user} that logs in with a token; returns how many tokens there were. */
+    /** Ends one session token of {@code user}: the one a client logs out with. */
+    public boolean logOut(String user, String token) {
+        return tokens.revoke(UserNames.canonical(user), token);
+    }
+
     public long revokeSessions(String user) {
         return tokens.revokeAll(UserNames.canonical(user));
     }

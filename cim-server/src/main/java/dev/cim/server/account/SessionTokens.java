@@ -64,6 +64,11 @@ public final class SessionTokens {
         return store.revokeTokens(user);
     }
 
+    /** Ends {@code token} of {@code user} (a logout); false when it was not one of theirs. */
+    public boolean revoke(String user, String token) {
+        return token.length() <= 2 * TOKEN_BYTES && store.revokeToken(user, hash(token));
+    }
+
     private static String hash(String token) {
         try {
             MessageDigest sha256 = MessageDigest.getInstance("SHA-256");

@@ -106,7 +106,7 @@ public final class ChatCore implements AutoCloseable {
                 new LoginTerms(settings.heartbeat(), limits.maxTextLength(), scheduling.maxDelay()));
         Sends sends = new Sends(router, sendRate, limits, metrics, platform.clock());
         this.service = new ChatService(logins, new ChatService.Parts(sends, scheduling, groups, history),
-                stores.presence(), blocking, platform.clock());
+                stores.presence(), stores.accounts(), blocking, platform.clock());
     }
 
     /** What another node sent that the parts above routing handle. */

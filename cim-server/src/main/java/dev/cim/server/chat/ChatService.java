@@ -4,6 +4,7 @@ import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.Login;
+import dev.cim.server.account.AccountService;
 import dev.cim.server.chat.group.Groups;
 import dev.cim.server.chat.history.History;
 import dev.cim.server.chat.schedule.ScheduledRequests;
@@ -13,6 +14,8 @@ import dev.cim.server.store.PresenceStore;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The chat core as a transport sees it: a connection logs in, then every frame it sends is handed
@@ -25,6 +28,8 @@ import java.util.concurrent.Executor;
  * blocking lookups run on the {@code blocking} executor, store work on the user's lane.
  */
 public final class ChatService {
+
+    private static final Logger log = LoggerFactory.getLogger(ChatService.class);
 
     /** Names per online-users frame: 1,000 names of up to 32 characters stay far under a frame. */
     private static final int NAMES_PER_FRAME = 1000;
@@ -48,16 +53,19 @@ public final class ChatService {
     private final Groups groups;
     private final History history;
     private final PresenceStore presence;
+    private final AccountService accounts;
     private final Executor blocking;
     private final Clock clock;
 
-    ChatService(Logins logins, Parts parts, PresenceStore presence, Executor blocking, Clock clock) {
+    ChatService(Logins logins, Parts parts, PresenceStore presence, AccountService accounts, Executor blocking,
+            Clock clock) {
         this.logins = logins;
         this.sends = parts.sends();
         this.scheduled = parts.scheduled();
         this.groups = parts.groups();
         this.history = parts.history();
         this.presence = presence;
+        this.accounts = accounts;
         this.blocking = blocking;
         this.clock = clock;
     }
@@ -98,12 +106,29 @@ public final class ChatService {
                     envelope.getHistoryRequest()));
             case SEARCH_REQUEST -> unlessTooFast(session, id, "not searched", () -> history.search(session, id,
                     envelope.getSearchRequest()));
+            case LOGOUT -> logOut(client);
             case LOGIN -> connection.send(Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "already logged in as "
                     + session.user() + " (expected: one Login per connection; to log in as another user, connect again)",
                     false));
             default -> connection.send(Envelopes.error(id, ErrorReply.Code.BAD_REQUEST,
                     "the server does not accept " + envelope.getKindCase() + " from clients", false));
         }
+    }
+
+    /** Ends the client's session token, then its connection. */
+    private void logOut(ClientSession client) {
+        Session session = client.session;
+        blocking.execute(() -> {
+            try {
+                accounts.logOut(session.user(), client.token);
+            } catch (RuntimeException e) {
+                log.warn("Could not end the session token of {} at its logout: {}", session, e.toString());
+            }
+            session.connection().owner().execute(() -> {
+                session.connection().close(ErrorReply.Code.CODE_UNSPECIFIED, "logged out");
+                session.closed();
+            });
+        });
     }
 
     /** Runs {@code request}, unless its user is sending requests faster than allowed (then says so). */

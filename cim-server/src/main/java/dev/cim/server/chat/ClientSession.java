@@ -13,10 +13,13 @@ public final class ClientSession {
 
     final Session session;
     final Origin origin;
+    /** The session token the client logged in with, or was given: the one a logout ends. */
+    final String token;
 
-    ClientSession(Session session, Origin origin) {
+    ClientSession(Session session, Origin origin, String token) {
         this.session = session;
         this.origin = origin;
+        this.token = token;
     }
 
     /** The user logged in. */

@@ -122,7 +122,7 @@ final class Logins {
         boolean created = accepted.created();
         Session session = sessions.open(user, origin.id(), connection, groups, closed -> closed(closed, origin));
         Session previous = origins.attach(origin, session);
-        listener.loggedIn(new ClientSession(session, origin));
+        listener.loggedIn(new ClientSession(session, origin, accepted.token()));
         Envelope welcome = Envelopes.loginAccepted(LoginResult.newBuilder()
                 .setAccountCreated(created)
                 .setUserName(user)

@@ -142,4 +142,10 @@ public final class RedisAccountStore implements AccountStore {
         redis.delete(key);
         return count == null ? 0 : count;
     }
+
+    @Override
+    public boolean revokeToken(String user, String tokenHash) {
+        Long removed = redis.opsForHash().delete(RedisKeys.tokens(user), tokenHash);
+        return removed != null && removed > 0;
+    }
 }

@@ -65,4 +65,7 @@ public interface AccountStore {
 
     /** Revokes every session token of {@code user}; returns how many there were. */
     long revokeTokens(String user);
+
+    /** Revokes the session token of {@code user} whose hash is {@code tokenHash}; false when it had none such. */
+    boolean revokeToken(String user, String tokenHash);
 }

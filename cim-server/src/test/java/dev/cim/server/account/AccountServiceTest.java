@@ -110,6 +110,12 @@ class AccountServiceTest {
             Map<String, Instant> removed = tokens.remove(user);
             return removed == null ? 0 : removed.size();
         }
+
+        @Override
+        public boolean revokeToken(String user, String tokenHash) {
+            Map<String, Instant> mine = tokens.get(user);
+            return mine != null && mine.remove(tokenHash) != null;
+        }
     }
 
     /** Counters in a map (forgetting after {@code keep} is the Redis TTL's job, tested with Redis). */
