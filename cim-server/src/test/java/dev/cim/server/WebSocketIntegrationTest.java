@@ -206,4 +206,22 @@ class WebSocketIntegrationTest {
                 + "\",\"token\":\"" + token + "\",\"origin\":\"7\"}}");
         assertThat(again.awaitText("loginResult")).doesNotContain("\"ok\":true");
     }
+
+    @Test
+    void libraryClient_overTheWebPort_chatsWithAChatPortClient() {
+        String web = shared.name("libws");
+        String tcp = shared.name("libtcp");
+        Recorder webRecorder = new Recorder();
+        Recorder tcpRecorder = new Recorder();
+        CimClient tcpClient = shared.online(tcp, tcpRecorder);
+        CimClient webClient = server.client(server.builder(web, webRecorder)
+                .addresses("127.0.0.1:" + webPort()).webSocket(true));
+        webClient.connect().join();
+
+        assertThat(webClient.send(Recipient.user(tcp), "over a websocket").join().outcome())
+                .isEqualTo(SendReceipt.Outcome.DELIVERED);
+        tcpRecorder.awaitText("over a websocket");
+        tcpClient.send(Recipient.user(web), "back over tcp").join();
+        webRecorder.awaitText("back over tcp");
+    }
 }

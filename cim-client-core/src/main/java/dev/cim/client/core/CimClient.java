@@ -129,9 +129,7 @@ public final class CimClient implements AutoCloseable {
         this.frames = new ServerFrames(requests, inbound, schedule,
                 change -> safely(() -> listener.onScheduledChange(change)),
                 change -> safely(() -> listener.onGroupChange(change)), MessageIds.prefix(origin));
-        this.link = new Link(loop, b.bootstrap(loop), b.addresses, b.user, b.password, b.token, origin,
-                new Backoff(b.initialBackoff, b.maxBackoff, b.random), clock, b.random, new LinkOwner(), b.beforeCodec,
-                b.tls, b.allowPlaintext);
+        this.link = new Link(loop, b, origin, new LinkOwner());
         this.outbox = new Outbox(requests, io, link::channel);
         this.groups = new CimGroups(outbox);
         this.history = new CimHistory(outbox);

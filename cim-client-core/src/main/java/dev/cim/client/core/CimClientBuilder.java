@@ -52,6 +52,7 @@ public final class CimClientBuilder {
     InetSocketAddress localAddress;
     final Map<ChannelOption<?>, Object> options = new LinkedHashMap<>();
     Consumer<SocketChannel> beforeCodec = channel -> { };
+    boolean webSocket;
     ClientTls tls;
     boolean allowPlaintext;
 
@@ -209,6 +210,16 @@ public final class CimClientBuilder {
      */
     public CimClientBuilder allowPlaintext(boolean allowPlaintext) {
         this.allowPlaintext = allowPlaintext;
+        return this;
+    }
+
+    /**
+     * Speaks to the servers' web port instead of their chat port: a WebSocket at {@code /ws}, each
+     * message a binary Envelope ({@code cim.proto}), with TLS when {@link #tls} is set. The same
+     * protocol, logins and promises; the addresses are then those of the web ports.
+     */
+    public CimClientBuilder webSocket(boolean webSocket) {
+        this.webSocket = webSocket;
         return this;
     }
 

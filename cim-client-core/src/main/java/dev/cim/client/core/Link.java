@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,6 +94,7 @@ final class Link {
     private final Clock clock;
     private final Owner owner;
     private final Consumer<SocketChannel> beforeCodec;
+    private final boolean webSocket;
     private final ClientTls tls;
     private final boolean allowPlaintext;
 
@@ -111,28 +111,26 @@ final class Link {
     private io.netty.util.concurrent.ScheduledFuture<?> retry;
 
     /**
-     * @param bootstrap   a bootstrap on {@code loop}, with the channel type and options set
-     * @param beforeCodec    adds handlers before the protocol codec, or does nothing
-     * @param tls            TLS for every connection, or null for plaintext
-     * @param allowPlaintext true to accept addresses from the server that are not loopback in plaintext
+     * @param settings what the program asked of its client: the addresses, the user and their
+     *                 secrets, the backoff, TLS or plaintext, a WebSocket or the chat port
+     * @param origin   the client's origin, the first half of its messages' ids
      */
-    Link(EventLoop loop, Bootstrap bootstrap, List<ServerAddress> addresses, String user, String password,
-            String token, long origin, Backoff backoff, Clock clock, RandomGenerator random, Owner owner,
-            Consumer<SocketChannel> beforeCodec, ClientTls tls, boolean allowPlaintext) {
+    Link(EventLoop loop, CimClientBuilder settings, long origin, Owner owner) {
         this.loop = loop;
-        this.bootstrap = bootstrap;
-        this.addresses = List.copyOf(addresses);
-        this.user = user;
-        this.password = password;
-        this.token = token == null ? "" : token;
+        this.bootstrap = settings.bootstrap(loop);
+        this.addresses = List.copyOf(settings.addresses);
+        this.user = settings.user;
+        this.password = settings.password;
+        this.token = settings.token == null ? "" : settings.token;
         this.origin = origin;
-        this.backoff = backoff;
-        this.clock = clock;
+        this.backoff = new Backoff(settings.initialBackoff, settings.maxBackoff, settings.random);
+        this.clock = settings.clock;
         this.owner = owner;
-        this.beforeCodec = beforeCodec;
-        this.tls = tls;
-        this.allowPlaintext = allowPlaintext;
-        this.next = random.nextInt(addresses.size()); // clients of one list spread over its servers
+        this.beforeCodec = settings.beforeCodec;
+        this.tls = settings.tls;
+        this.allowPlaintext = settings.allowPlaintext;
+        this.webSocket = settings.webSocket;
+        this.next = settings.random.nextInt(addresses.size()); // clients of one list spread over its servers
     }
 
     /** The logged-in channel, or null. */
@@ -176,7 +174,11 @@ final class Link {
                     ch.pipeline().addLast(TLS, tls.newHandler(ch.alloc(), address));
                 }
                 beforeCodec.accept(ch);
-                new CimProtocolCodec(MAX_INBOUND_FRAME).install(ch.pipeline());
+                if (webSocket) {
+                    WebSocketTransport.install(ch.pipeline(), address, tls != null, MAX_INBOUND_FRAME);
+                } else {
+                    new CimProtocolCodec(MAX_INBOUND_FRAME).install(ch.pipeline());
+                }
                 ch.pipeline().addLast(IDLE, idleHandler(FIRST_HEARTBEAT));
                 ch.pipeline().addLast(PINGER, new Pinger(FIRST_HEARTBEAT, clock));
                 ch.pipeline().addLast(new Handler(address));
@@ -299,9 +301,9 @@ final class Link {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
-            if (tls == null) {
+            if (tls == null && !webSocket) {
                 login(ctx);
-            } // else once the handshake has verified the server
+            } // else once the TLS handshake has verified the server, or the WebSocket is open
         }
 
         private void login(ChannelHandlerContext ctx) {
@@ -387,11 +389,20 @@ final class Link {
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
             if (event instanceof SslHandshakeCompletionEvent handshake) {
-                if (handshake.isSuccess()) {
-                    login(ctx);
-                } else {
+                if (!handshake.isSuccess()) {
                     handshakeFailed(ctx, handshake.cause());
+                } else if (!webSocket) {
+                    login(ctx);
                 }
+                return;
+            }
+            if (WebSocketTransport.isOpened(event)) {
+                login(ctx);
+                return;
+            }
+            if (WebSocketTransport.isTimedOut(event)) {
+                farewell = "the WebSocket handshake with " + address + " took too long";
+                ctx.close();
                 return;
             }
             if (event instanceof IdleStateEvent idle) {

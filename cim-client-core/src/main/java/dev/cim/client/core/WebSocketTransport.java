@@ -1,0 +1,89 @@
+package dev.cim.client.core;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.proto.Envelope;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.MessageToMessageCodec;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import io.netty.handler.codec.http.websocketx.WebSocketVersion;
+import java.io.IOException;
+import java.net.URI;
+import java.util.List;
+
+/**
+ * The client's side of the web port: an HTTP upgrade to a WebSocket at {@code /ws} with
+ * subprotocol {@code cim.proto}, then one binary message per {@link Envelope}. Once the handshake is
+ * done ({@link #isOpened}), the connection is used like one to the chat port.
+ */
+final class WebSocketTransport {
+
+    static final String PATH = "/ws";
+    static final String SUBPROTOCOL = "cim.proto";
+
+    private WebSocketTransport() {
+    }
+
+    /** Adds the HTTP and WebSocket handlers and the Envelope codec for a connection to {@code address}. */
+    static void install(ChannelPipeline pipeline, ServerAddress address, boolean tls, int maxFrameLength) {
+        URI uri = URI.create((tls ? "wss://" : "ws://") + address + PATH);
+        pipeline.addLast(new HttpClientCodec());
+        pipeline.addLast(new HttpObjectAggregator(8 * 1024));
+        pipeline.addLast(new WebSocketClientProtocolHandler(WebSocketClientProtocolConfig.newBuilder()
+                .webSocketUri(uri)
+                .subprotocol(SUBPROTOCOL)
+                .version(WebSocketVersion.V13)
+                .allowExtensions(false)
+                .maxFramePayloadLength(maxFrameLength)
+                .build()));
+        pipeline.addLast(new WebSocketFrameAggregator(maxFrameLength));
+        pipeline.addLast(new Codec());
+    }
+
+    /** True when {@code event} says the WebSocket is open: the login may be written. */
+    static boolean isOpened(Object event) {
+        return event == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE;
+    }
+
+    /** True when {@code event} says the handshake took too long. */
+    static boolean isTimedOut(Object event) {
+        return event == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT;
+    }
+
+    /** Binary messages to and from Envelopes, checked as the chat port's frames are. */
+    private static final class Codec extends MessageToMessageCodec<WebSocketFrame, Envelope> {
+
+        @Override
+        protected void encode(ChannelHandlerContext ctx, Envelope envelope, List<Object> out) throws IOException {
+            ByteBuf bytes = ctx.alloc().buffer(envelope.getSerializedSize());
+            try (ByteBufOutputStream stream = new ByteBufOutputStream(bytes)) {
+                envelope.writeTo(stream);
+            }
+            out.add(new BinaryWebSocketFrame(bytes));
+        }
+
+        @Override
+        protected void decode(ChannelHandlerContext ctx, WebSocketFrame frame, List<Object> out) {
+            if (!(frame instanceof BinaryWebSocketFrame)) {
+                throw new CorruptedFrameException("a " + frame.getClass().getSimpleName()
+                        + " from the server (expected: binary messages, subprotocol " + SUBPROTOCOL + ")");
+            }
+            try {
+                out.add(Envelopes.received(Envelope.parser().parseFrom(frame.content().nioBuffer())));
+            } catch (InvalidProtocolBufferException e) {
+                throw new CorruptedFrameException("message of " + frame.content().readableBytes()
+                        + " bytes is not a cim Envelope: " + e.getMessage(), e);
+            }
+        }
+    }
+}
