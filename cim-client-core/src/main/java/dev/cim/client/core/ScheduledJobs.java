@@ -6,6 +6,8 @@ import dev.cim.common.wheel.ScheduledJob;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -28,6 +30,11 @@ final class ScheduledJobs {
 
     private record Held(ScheduledMessage message, ScheduledJob job) {
     }
+
+    /** Soonest first; due together, in the order scheduled. */
+    private static final Comparator<Held> IN_DUE_ORDER = Comparator
+            .comparing((Held h) -> h.message().dueAt())
+            .thenComparingLong(h -> h.message().number());
 
     private final Supplier<DelayScheduler> wheel;
     private final Clock clock;
@@ -127,12 +134,28 @@ final class ScheduledJobs {
     /**
      * The job of message {@code id} due at {@code dueAt} fired. A job whose message was moved while its
      * firing waited for this thread is stale: the message's new job releases it.
+     *
+     * <p>Jobs due together run on the wheel's workers in any order, and reach this thread in any
+     * order: so the first to come releases every held message due by then, soonest first and, due
+     * together, in the order they were scheduled (their numbers); the others find theirs gone. The
+     * server routes releases in the order they come, so the recipient gets them in that order.
      */
     private void fire(String id, Instant dueAt) {
         Held h = held.get(id);
-        if (h != null && h.message().dueAt().equals(dueAt)) {
-            held.remove(id);
-            release.accept(id);
+        if (h == null || !h.message().dueAt().equals(dueAt)) {
+            return;
+        }
+        List<Held> due = new ArrayList<>();
+        for (Held candidate : held.values()) {
+            if (!candidate.message().dueAt().isAfter(dueAt)) {
+                due.add(candidate);
+            }
+        }
+        due.sort(IN_DUE_ORDER);
+        for (Held next : due) {
+            held.remove(next.message().id());
+            next.job().cancel();
+            release.accept(next.message().id());
         }
     }
 }

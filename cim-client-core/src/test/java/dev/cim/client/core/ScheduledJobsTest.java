@@ -76,6 +76,24 @@ class ScheduledJobsTest {
     }
 
     @Test
+    void jobsDueTogether_firingInAnyOrder_releaseInTheOrderScheduled_andSoonestFirst() {
+        Instant due = NOW.plusSeconds(30);
+        jobs.changed(ScheduledChange.Kind.SCHEDULED, message("a-3", 3, due));
+        jobs.changed(ScheduledChange.Kind.SCHEDULED, message("a-1", 1, due));
+        jobs.changed(ScheduledChange.Kind.SCHEDULED, message("a-0", 4, due.minusMillis(10)));
+        jobs.changed(ScheduledChange.Kind.SCHEDULED, message("a-2", 2, due));
+        jobs.changed(ScheduledChange.Kind.SCHEDULED, message("a-9", 9, due.plusMillis(10)));
+
+        // The wheel's workers run the jobs due together in any order: here the third first.
+        wheel.jobs.get(0).fire();
+        wheel.jobs.get(1).fire();
+        runLoop();
+
+        assertThat(released).containsExactly("a-0", "a-1", "a-2", "a-3");
+        assertThat(jobs.size()).as("the later one waits for its own time").isEqualTo(1);
+    }
+
+    @Test
     void changed_cancelledOrSent_dropsTheJob() {
         jobs.changed(ScheduledChange.Kind.SCHEDULED, message("a-1", NOW.plusSeconds(30)));
         jobs.changed(ScheduledChange.Kind.SCHEDULED, message("a-2", NOW.plusSeconds(40)));
@@ -166,7 +184,11 @@ class ScheduledJobsTest {
     }
 
     private static ScheduledMessage message(String id, Instant due) {
-        return new ScheduledMessage(id, 1, Recipient.user("bob"), "hi", due, Duration.between(NOW, due).abs());
+        return message(id, 1, due);
+    }
+
+    private static ScheduledMessage message(String id, long number, Instant due) {
+        return new ScheduledMessage(id, number, Recipient.user("bob"), "hi", due, Duration.between(NOW, due).abs());
     }
 
     /** A job the test fires by hand. */

@@ -2,6 +2,7 @@ package dev.cim.server.chat.schedule;
 
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.server.chat.platform.LaneBatches;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.chat.session.Session;
@@ -31,8 +32,9 @@ final class Claims {
      *
      * @param releasedBy the session whose client asked to send it (answered as request {@code requestId}),
      *                   or null when the server's own job fired
+     * @param held       the message as the server's job held it, when that job fired
      */
-    private record Claiming(String user, String id, Session releasedBy, long requestId) {
+    private record Claiming(String user, String id, Session releasedBy, long requestId, Scheduled held) {
     }
 
     private final ScheduledStore store;
@@ -59,12 +61,12 @@ final class Claims {
 
     /** The sender's client asks to send message {@code id} now (its job there fired): request {@code requestId}. */
     void released(Session session, long requestId, String id) {
-        batches.add(session.user(), new Claiming(session.user(), id, session, requestId));
+        batches.add(session.user(), new Claiming(session.user(), id, session, requestId, null));
     }
 
-    /** The server's job for message {@code id} of {@code user} fired. */
-    void due(String user, String id) {
-        batches.add(user, new Claiming(user, id, null, 0));
+    /** The server's job for {@code message} of {@code user} fired. */
+    void due(String user, Scheduled message) {
+        batches.add(user, new Claiming(user, message.getId(), null, 0, message));
     }
 
     /**
@@ -74,7 +76,7 @@ final class Claims {
     private void claimAll(List<Claiming> batch) {
         List<Claiming> asking = new ArrayList<>(batch.size());
         for (Claiming c : batch) {
-            if (c.releasedBy() != null || !timers.leftToSender(c.user(), c.id())) {
+            if (c.releasedBy() != null || !timers.leftToSender(c.user(), c.held())) {
                 asking.add(c);
             }
         }

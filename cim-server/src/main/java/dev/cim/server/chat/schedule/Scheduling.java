@@ -61,6 +61,7 @@ import java.util.Optional;
 public final class Scheduling implements ScheduledRequests, AutoCloseable {
 
     private final ScheduleSettings settings;
+    private final java.time.Clock clock;
     private final ScheduleChecks checks;
     private final ServerTimers timers;
     private final ScheduleNews news;
@@ -80,6 +81,7 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
     public Scheduling(ScheduledStore store, Recipients recipients, Router router, Cluster cluster, Platform platform,
             ScheduleSettings settings, int maxTextLength) {
         this.settings = settings;
+        this.clock = platform.clock();
         this.checks = new ScheduleChecks(platform.clock(), settings.maxDelay(), maxTextLength);
         this.news = new ScheduleNews(cluster);
         // The timers tell the claims (through this::due, called only once a job fires), which hold
@@ -146,11 +148,14 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
             Reply.to(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not scheduled: " + problem.get(), false));
             return;
         }
+        // A due time already past is now (it is sent at once): kept as it was asked, a time far in the
+        // past would show as one, and order with the messages due now as if it came first.
+        long now = clock.millis();
         registrations.add(session, id, Scheduled.newBuilder()
                 .setId(MessageIds.of(session.origin(), id))
                 .setRecipient(UserNames.canonical(schedule.getRecipient()))
                 .setText(schedule.getText())
-                .setDueAtMillis(schedule.getDueAtMillis())
+                .setDueAtMillis(Math.max(now, schedule.getDueAtMillis()))
                 .setRequestedMillis(Math.max(0, schedule.getRequestedMillis()))
                 .build());
     }
@@ -160,7 +165,7 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
         this.news.fromOtherNode(news);
     }
 
-    private void due(String user, String id) {
-        claims.due(user, id);
+    private void due(String user, Scheduled message) {
+        claims.due(user, message);
     }
 }

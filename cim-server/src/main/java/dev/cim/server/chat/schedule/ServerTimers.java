@@ -7,6 +7,11 @@ import dev.cim.common.wheel.ScheduledJob;
 import dev.cim.server.chat.routing.Cluster;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
@@ -19,6 +24,13 @@ import org.slf4j.LoggerFactory;
  * its client is given {@code releaseGrace} to send the message first: the job is put back for that
  * long, once. Only messages due within the window are held, so the heap does not grow with how far
  * ahead messages are scheduled. Thread-safe.
+ *
+ * <h3>Order</h3>
+ * Jobs due together run on the wheel's workers in any order. So the first of a user's jobs to fire
+ * gives {@code due} every message of that user held and due by then, soonest first and, due
+ * together, in the order they were scheduled (their numbers); the jobs of the others, firing
+ * after, find them gone. {@code due} queues them in that order on the user's lane, which claims
+ * and sends them in that order.
  */
 final class ServerTimers {
 
@@ -29,15 +41,24 @@ final class ServerTimers {
     private final Duration window;
     private final Duration releaseGrace;
     private final Cluster cluster;
-    private final BiConsumer<String, String> due;
-    private final ConcurrentHashMap<String, ScheduledJob> held = new ConcurrentHashMap<>();
+    private final BiConsumer<String, Scheduled> due;
+    /** A message held, and its job. */
+    private record Held(Scheduled message, ScheduledJob job) {
+    }
+
+    private static final Comparator<Held> IN_DUE_ORDER = Comparator
+            .comparingLong((Held h) -> h.message().getDueAtMillis())
+            .thenComparingLong(h -> h.message().getNumber());
+
+    /** Each user's held messages by id; a user's map is changed only under its own lock. */
+    private final ConcurrentHashMap<String, Map<String, Held>> held = new ConcurrentHashMap<>();
     private final Set<String> graced = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param due told, with the user and the message id, when a held message's job fires
+     * @param due told, with the user and the message, when a held message's job fires
      */
     ServerTimers(DelayScheduler wheel, Clock clock, ScheduleSettings settings, Cluster cluster,
-            BiConsumer<String, String> due) {
+            BiConsumer<String, Scheduled> due) {
         this.wheel = wheel;
         this.clock = clock;
         this.window = settings.window();
@@ -52,7 +73,6 @@ final class ServerTimers {
      * is let go.
      */
     void hold(String user, Scheduled message) {
-        String key = key(user, message.getId());
         long now = clock.millis();
         long dueAt = message.getDueAtMillis();
         // Compared before subtracting: a due time far in the past must not wrap around into the future.
@@ -61,41 +81,78 @@ final class ServerTimers {
             unhold(user, message.getId());
             return;
         }
-        ScheduledJob job = wheel.schedule(Job.of("send scheduled message " + message.getId() + " of " + user,
-                () -> fired(user, message.getId())), Duration.ofMillis(delay));
-        ScheduledJob previous = held.put(key, job);
+        put(user, message, Duration.ofMillis(delay), "send scheduled message " + message.getId() + " of " + user);
+    }
+
+    /** Holds {@code message} with a job firing after {@code delay}, in place of any held before. */
+    private void put(String user, Scheduled message, Duration delay, String what) {
+        String id = message.getId();
+        Held previous;
+        Map<String, Held> mine = held.computeIfAbsent(user, u -> new HashMap<>());
+        synchronized (mine) {
+            // Under the lock its firing takes too: a job due already runs at once, on a worker, and
+            // must find the message held.
+            ScheduledJob job = wheel.schedule(Job.of(what, () -> fired(user, id)), delay);
+            previous = mine.put(id, new Held(message, job));
+        }
         if (previous != null) {
-            previous.cancel();
+            previous.job().cancel();
         }
     }
 
     /** Lets the job of message {@code id} of {@code user} go, if there is one. */
     void unhold(String user, String id) {
-        String key = key(user, id);
-        graced.remove(key);
-        ScheduledJob job = held.remove(key);
-        if (job != null) {
-            job.cancel();
+        graced.remove(key(user, id));
+        Held gone = null;
+        Map<String, Held> mine = held.get(user);
+        if (mine != null) {
+            synchronized (mine) {
+                gone = mine.remove(id);
+            }
+        }
+        if (gone != null) {
+            gone.job().cancel();
         }
     }
 
+    /** A job fired: every message of {@code user} held and due by this one's time goes, in order. */
     private void fired(String user, String id) {
-        held.remove(key(user, id));
-        due.accept(user, id);
+        Map<String, Held> mine = held.get(user);
+        if (mine == null) {
+            return;
+        }
+        List<Held> due = new ArrayList<>();
+        synchronized (mine) {
+            Held fired = mine.get(id);
+            if (fired == null) {
+                return; // given to due with an earlier one, or let go
+            }
+            long until = fired.message().getDueAtMillis();
+            for (Held candidate : mine.values()) {
+                if (candidate.message().getDueAtMillis() <= until) {
+                    due.add(candidate);
+                }
+            }
+            due.sort(IN_DUE_ORDER);
+            due.forEach(h -> mine.remove(h.message().getId()));
+        }
+        for (Held next : due) {
+            next.job().cancel(); // its own job, if it has not run yet, finds the message gone
+            this.due.accept(user, next.message());
+        }
     }
 
     /**
      * On the user's lane, when the job fired: true when the sender is online and gets the grace to
      * send it first (the job fires again after it); false when the server sends it now.
      */
-    boolean leftToSender(String user, String id) {
+    boolean leftToSender(String user, Scheduled message) {
+        String id = message.getId();
         String key = key(user, id);
         try {
             if (!graced.contains(key) && cluster.onlineAnywhere(user)) {
                 graced.add(key);
-                ScheduledJob retry = wheel.schedule(Job.of("send scheduled message " + id + " of " + user
-                        + " after the grace", () -> fired(user, id)), releaseGrace);
-                held.put(key, retry);
+                put(user, message, releaseGrace, "send scheduled message " + id + " of " + user + " after the grace");
                 return true;
             }
         } catch (RuntimeException e) {
@@ -108,13 +165,23 @@ final class ServerTimers {
 
     /** Jobs held. */
     int size() {
-        return held.size();
+        int size = 0;
+        for (Map<String, Held> mine : held.values()) {
+            synchronized (mine) {
+                size += mine.size();
+            }
+        }
+        return size;
     }
 
     /** Lets every job go. */
     void close() {
-        held.values().forEach(ScheduledJob::cancel);
-        held.clear();
+        for (Map<String, Held> mine : held.values()) {
+            synchronized (mine) {
+                mine.values().forEach(h -> h.job().cancel());
+                mine.clear();
+            }
+        }
     }
 
     private static String key(String user, String id) {

@@ -37,8 +37,14 @@ public final class MapScheduledStore implements ScheduledStore {
     }
 
     @Override
-    public List<Registration> registerAll(List<Draft> drafts, int maxPerUser) {
-        throw new UnsupportedOperationException("not used by these tests");
+    public synchronized List<Registration> registerAll(List<Draft> drafts, int maxPerUser) {
+        List<Registration> registered = new ArrayList<>(drafts.size());
+        for (Draft draft : drafts) {
+            Scheduled message = draft.draft().toBuilder().setNumber(bodies.size() + 1).build();
+            put(draft.user(), message);
+            registered.add(new Registration.Created(message));
+        }
+        return registered;
     }
 
     @Override

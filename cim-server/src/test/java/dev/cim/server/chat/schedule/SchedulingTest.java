@@ -160,6 +160,48 @@ class SchedulingTest {
         }
     }
 
+    @Test
+    void messagesDueTogether_areSentInTheOrderTheyWereScheduled_whateverOrderTheirJobsFire() {
+        // Numbered 1..30, held under ids whose order in the store is another: their jobs, due
+        // together, are held (and may fire) in any order.
+        for (int n = 1; n <= 30; n++) {
+            store.put("alice", message("id-" + (char) ('a' + (n * 7) % 30), n, "part " + n, clock.millis() - 1));
+        }
+
+        scheduling.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().size() == 30);
+        assertThat(inbox.texts()).containsExactlyElementsOf(
+                java.util.stream.IntStream.rangeClosed(1, 30).mapToObj(n -> "part " + n).toList());
+    }
+
+    @Test
+    void dueTimesFromTheNetwork_farInThePast_areSentNow_andBeyondTheMaximum_areRefused() throws Exception {
+        ExecutorService alicesThread = Executors.newSingleThreadExecutor();
+        try {
+            FakeConnection terminal = new FakeConnection(alicesThread);
+            Session alice = online("alice", terminal);
+            scheduling.start();
+            long before = clock.millis();
+
+            alicesThread.submit(() -> {
+                scheduling.handle(alice, Envelopes.schedule(1, "bob", "min", Long.MIN_VALUE, 0));
+                scheduling.handle(alice, Envelopes.schedule(2, "bob", "min+", Long.MIN_VALUE + 1_000_000_000_000L, 0));
+                scheduling.handle(alice, Envelopes.schedule(3, "bob", "max", Long.MAX_VALUE, 0));
+            }).get();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().size() == 2);
+            assertThat(inbox.texts()).containsExactlyInAnyOrder("min", "min+");
+            Envelope refused = terminal.written.stream().filter(e -> e.getRequestId() == 3).findFirst().orElseThrow();
+            assertThat(refused.getError().getMessage()).contains("more than 400 days ahead");
+            assertThat(terminal.written).filteredOn(e -> e.getRequestId() == 1).singleElement()
+                    .satisfies(e -> assertThat(e.getScheduledChange().getMessage().getDueAtMillis())
+                            .as("a due time past is now").isBetween(before, clock.millis()));
+        } finally {
+            alicesThread.shutdownNow();
+        }
+    }
+
     /** A session of {@code user} in the registry, on {@code terminal}. */
     private Session online(String user, FakeConnection terminal) {
         Session session = sessions.open(user, 1, terminal, s -> { });
@@ -168,7 +210,11 @@ class SchedulingTest {
     }
 
     private Scheduled message(String id, String text, long dueAtMillis) {
-        return Scheduled.newBuilder().setId(id).setNumber(1).setRecipient("bob").setText(text)
+        return message(id, 1, text, dueAtMillis);
+    }
+
+    private Scheduled message(String id, long number, String text, long dueAtMillis) {
+        return Scheduled.newBuilder().setId(id).setNumber(number).setRecipient("bob").setText(text)
                 .setDueAtMillis(dueAtMillis).setRequestedMillis(1000).build();
     }
 }
