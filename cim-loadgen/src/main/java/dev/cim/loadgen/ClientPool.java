@@ -80,6 +80,14 @@ final class ClientPool implements AutoCloseable {
      * {@code timeout} in all.
      */
     Opened open(String prefix, int count, Duration timeout) throws InterruptedException {
+        return open(prefix, count, timeout, Traffic.NONE);
+    }
+
+    /**
+     * Like {@link #open(String, int, Duration)}, each client handing what it receives to
+     * {@code traffic} from before it logs in: for users who come back to messages waiting for them.
+     */
+    Opened open(String prefix, int count, Duration timeout, Traffic traffic) throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         Semaphore inFlight = new Semaphore(MAX_LOGINS_IN_FLIGHT);
@@ -89,6 +97,7 @@ final class ClientPool implements AutoCloseable {
                 break;
             }
             LoadClient client = new LoadClient(i, prefix + i, counters);
+            client.traffic(traffic);
             client.attach(builder(client, i).build());
             started.add(client);
             client.connect().whenComplete((ok, failure) -> inFlight.release());

@@ -49,6 +49,17 @@ final class DeliveryLedger {
         return issued.getAndIncrement();
     }
 
+    /**
+     * The first of {@code count} consecutive numbers, issued at once (so that no other thread's
+     * numbers fall between them): for one message whose copies are accounted for each.
+     */
+    long issue(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count: " + count + " (expected: >= 1)");
+        }
+        return issued.getAndAdd(count);
+    }
+
     /** Ticks off {@code seq}; true only for its first receipt. Safe from any thread. */
     boolean receive(long seq) {
         if (seq < 0 || seq >= issued.get() || seq >= (long) MAX_CHUNKS * CHUNK_BITS) {

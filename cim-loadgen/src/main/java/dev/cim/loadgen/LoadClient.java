@@ -24,6 +24,7 @@ final class LoadClient implements CimListener {
     private volatile Traffic traffic = Traffic.NONE;
     private volatile CimClient client;
     private volatile boolean loggedIn;
+    private volatile long loggedInNanos;
     private volatile boolean closing;
 
     LoadClient(int index, String user, ClientCounters counters) {
@@ -67,6 +68,11 @@ final class LoadClient implements CimListener {
         return client.eventLoop();
     }
 
+    /** {@link System#nanoTime()} when this client last logged in, or 0 before its first login. */
+    long loggedInNanos() {
+        return loggedInNanos;
+    }
+
     /** Connects and logs in; completes with this client. */
     CompletableFuture<LoadClient> connect() {
         return client.connect().thenApply(login -> this);
@@ -100,6 +106,7 @@ final class LoadClient implements CimListener {
     @Override
     public void onConnection(ConnectionEvent event) {
         if (event instanceof ConnectionEvent.Connected) {
+            loggedInNanos = System.nanoTime();
             if (loggedIn) {
                 counters.reconnected.increment();
             }

@@ -16,7 +16,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "cim-loadgen", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Drives a cim server through the client library and prints one markdown table.",
-            "Starts cim-server/target/cim-server.jar as a child process unless --port is given."},
+            "Starts cim-server/target/cim-server.jar as a child process unless --port is given.",
+            "Parts: 1 throughput and latency, 2 broadcast fan-out, 3 idle connections, 4 delayed messages,",
+            "5 groups (fan-out, all online and half offline), history pages and search."},
         footer = {"", "Durations are a whole number and a unit: 500ms, 30s, 2m, 1h.",
             "Quick (smoke-test) defaults are in brackets."})
 final class LoadCommand {
@@ -46,7 +48,7 @@ final class LoadCommand {
     @Option(names = "--server-pid", defaultValue = "0", description = "the pid of an external server, for memory readings")
     long serverPid;
 
-    @Option(names = "--parts", defaultValue = "1,2,3,4", split = ",", description = "which parts to run, of 1 to 4 (default: ${DEFAULT-VALUE})")
+    @Option(names = "--parts", defaultValue = "1,2,3,4,5", split = ",", description = "which parts to run, of 1 to 5 (default: ${DEFAULT-VALUE})")
     List<Integer> parts;
 
     @Option(names = "--quick", description = "smoke-test defaults: small numbers, seconds per part")
@@ -106,6 +108,33 @@ final class LoadCommand {
 
     @Option(names = "--tick", defaultValue = "10ms", description = "the tick of the clients' delay wheel (default: ${DEFAULT-VALUE})")
     String tick;
+
+    @Option(names = "--group-members", description = "part 5: members of the group, all logged in; at most the "
+            + "server's cim.server.groups.max-members (1000 [50])")
+    Integer groupMembers;
+
+    @Option(names = "--group-rounds", description = "part 5: group messages one after the other, each waiting for "
+            + "the last member (100 [10])")
+    Integer groupRounds;
+
+    @Option(names = "--group-window", description = "part 5: group messages in flight in the sustained run, a "
+            + "closed loop on their POSTED receipts (16 [4])")
+    Integer groupWindow;
+
+    @Option(names = "--group-duration", description = "part 5: length of the sustained run (30s [3s])")
+    String groupDuration;
+
+    @Option(names = "--group-offline-messages", description = "part 5: group messages sent while half the "
+            + "members are offline, then read by them at login (1000 [100])")
+    Integer groupOfflineMessages;
+
+    @Option(names = "--history-messages", description = "part 5: messages of the private conversation whose "
+            + "history is paged (1000000 [2000])")
+    Integer historyMessages;
+
+    @Option(names = "--search-messages", description = "part 5: messages of the conversations searched, "
+            + "all together (100000 [2000])")
+    Integer searchMessages;
 
     @Option(names = "--io-threads", defaultValue = "2", description = "threads of the clients' event loop group (default: ${DEFAULT-VALUE})")
     int ioThreads;
@@ -181,6 +210,13 @@ final class LoadCommand {
                 pick(delayedReceivers, 100, 10),
                 delayedDisconnect,
                 duration("--tick", tick, "10ms", "10ms"),
+                pick(groupMembers, 1000, 50),
+                pick(groupRounds, 100, 10),
+                pick(groupWindow, 16, 4),
+                duration("--group-duration", groupDuration, "30s", "3s"),
+                pick(groupOfflineMessages, 1000, 100),
+                pick(historyMessages, 1_000_000, 2000),
+                pick(searchMessages, 100_000, 2000),
                 ioThreads, epoll, perSourceAddress, tlsMode(), pick(tlsRounds, 4, 2), tlsTrust, tlsServerName);
     }
 

@@ -34,12 +34,17 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link ConnectionsPart}: idle logged-in connections held, server heap and RSS per connection;</li>
  *   <li>{@link DelayedPart}: scheduled messages that outlive their senders: a million far-future
  *       ones (registration rate, server heap, Redis memory), then near and same-second ones, half
- *       of their senders gone (lateness by who sent them, loss, duplication).</li>
+ *       of their senders gone (lateness by who sent them, loss, duplication);</li>
+ *   <li>groups, history and search: {@link GroupsPart}, fan-out to a group of {@code --group-members}
+ *       (time until the last member has a message, all online and half offline; deliveries per
+ *       second; Redis bytes per group message; the offline half's catch-up from the group's log),
+ *       then {@link HistoryPart}, a page of 50 at random depths of a {@code --history-messages}
+ *       conversation and a search over {@code --search-messages} messages.</li>
  * </ol>
  * Parts 1 and 2 share one pool of {@code --users} chat clients; part 4 opens its senders and
- * receivers once that has closed, and part 3 its idle pool after that. Parts run in the order 1,
- * 2, 4, 3. Every client shares one event loop group of
- * {@code --io-threads} threads, of the {@link NettyTransport} picked by {@code --epoll}. The
+ * receivers once that has closed, part 5 its members and then its history users after that, and
+ * part 3 its idle pool last. Parts run in the order 1, 2, 4, 5, 3. Every client shares one event
+ * loop group of {@code --io-threads} threads, of the {@link NettyTransport} picked by {@code --epoll}. The
  * generator stops by itself; a child server is stopped on exit.
  */
 public final class LoadGenerator {
@@ -108,6 +113,13 @@ public final class LoadGenerator {
                 progress("part 4: delayed messages");
                 DelayedPart.run(group, transport, wheel, server, serverPid, child != null ? child.redis() : null,
                         options, prefix, clientTls, report);
+            }
+            if (options.parts().contains(5)) {
+                progress("part 5: group fan-out");
+                GroupsPart.run(group, transport, wheel, server, child != null ? child.redis() : null, options, prefix,
+                        clientTls, report);
+                progress("part 5: history and search");
+                HistoryPart.run(group, transport, wheel, server, options, prefix, clientTls, report);
             }
             if (options.parts().contains(3)) {
                 progress("part 3: holding idle connections");

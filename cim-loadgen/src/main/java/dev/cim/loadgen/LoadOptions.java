@@ -20,7 +20,7 @@ import java.util.Set;
  * @param serverJvmArgs    extra JVM options for the child server ({@code --server-jvm-arg=-XX:+UseZGC},
  *                         repeatable)
  * @param serverPid        the pid of an external server, for memory readings; 0 when unknown
- * @param parts            which parts to run, of 1 to 4
+ * @param parts            which parts to run, of 1 to 5
  * @param quick            true for the smoke-test defaults
  * @param users            chat clients for parts 1 and 2 (part 2 broadcasts to all of them)
  * @param warmup           part 1: closed-loop traffic before anything is measured, so that the JIT
@@ -44,6 +44,17 @@ import java.util.Set;
  * @param delayedDisconnect part 4: the share of the senders, 0 to 1, that close their client once
  *                         their near and burst messages are registered, leaving them to the server
  * @param tick             part 4: the tick of the generator's delay wheel
+ * @param groupMembers     part 5: members of the group, all logged in (the server's default
+ *                         {@code cim.server.groups.max-members} is 1000)
+ * @param groupRounds      part 5: group messages sent one after the other, each waiting for its
+ *                         last delivery, for the time to the last member
+ * @param groupWindow      part 5: group messages in flight in the sustained run (a closed loop on
+ *                         their {@code POSTED} receipts), from as many members
+ * @param groupDuration    part 5: length of the sustained run
+ * @param groupOfflineMessages part 5: group messages sent while half the members are offline (the
+ *                         Redis memory per message, then their catch-up at login)
+ * @param historyMessages  part 5: messages of the one private conversation whose history is paged
+ * @param searchMessages   part 5: messages of the conversations searched, over all of them
  * @param ioThreads        threads of the one client event loop group
  * @param epoll            the clients' transport: Linux epoll where it loads, or Java NIO when false
  * @param perSourceAddress connections per loopback source address (127.0.0.x) before the next
@@ -59,8 +70,9 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         Duration warmup, Duration duration, Duration latencyDuration, int rate, List<Integer> windows,
         int broadcastRounds, int connections, Duration hold, int delayed, int delayedSenders,
         Duration delayedWindow, int delayedFar, int delayedBurst, int delayedReceivers, double delayedDisconnect,
-        Duration tick, int ioThreads, boolean epoll, int perSourceAddress, TlsMode tls,
-        int tlsRounds, Path tlsTrust, String tlsServerName) {
+        Duration tick, int groupMembers, int groupRounds, int groupWindow, Duration groupDuration,
+        int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads, boolean epoll,
+        int perSourceAddress, TlsMode tls, int tlsRounds, Path tlsTrust, String tlsServerName) {
 
     /** Whether the chat connections speak TLS. */
     enum TlsMode {
@@ -73,8 +85,8 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
     }
 
     LoadOptions {
-        if (parts.isEmpty() || !Set.of(1, 2, 3, 4).containsAll(parts)) {
-            throw new IllegalArgumentException("--parts: " + parts + " (expected: some of 1,2,3,4)");
+        if (parts.isEmpty() || !Set.of(1, 2, 3, 4, 5).containsAll(parts)) {
+            throw new IllegalArgumentException("--parts: " + parts + " (expected: some of 1,2,3,4,5)");
         }
         if (users < 2) {
             throw new IllegalArgumentException("--users: " + users + " (expected: >= 2)");
@@ -103,6 +115,19 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         if (tls == TlsMode.BOTH && (port != 0 || !parts.equals(Set.of(1)))) {
             throw new IllegalArgumentException("--tls=both compares part 1 on two child servers (expected: --parts=1 "
                     + "and no --port)");
+        }
+        if (groupMembers < 3) {
+            throw new IllegalArgumentException("--group-members: " + groupMembers
+                    + " (expected: >= 3, a sender and a member on each side when half go offline)");
+        }
+        if (groupRounds < 1 || groupWindow < 1 || groupOfflineMessages < 1 || historyMessages < 1) {
+            throw new IllegalArgumentException("--group-rounds: " + groupRounds + ", --group-window: " + groupWindow
+                    + ", --group-offline-messages: " + groupOfflineMessages + ", --history-messages: "
+                    + historyMessages + " (expected: each >= 1)");
+        }
+        if (searchMessages < HistoryPart.MIN_SEARCH_MESSAGES) {
+            throw new IllegalArgumentException("--search-messages: " + searchMessages + " (expected: >= "
+                    + HistoryPart.MIN_SEARCH_MESSAGES + ", some in each conversation searched)");
         }
         if (tlsRounds < 1) {
             throw new IllegalArgumentException("--tls-rounds: " + tlsRounds + " (expected: >= 1)");

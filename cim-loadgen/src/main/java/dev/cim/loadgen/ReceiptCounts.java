@@ -6,14 +6,15 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The server's answers to the messages of one measurement: {@code DELIVERED} means every session of
  * the recipient acknowledged the message; {@code STORED} that some session had not (it waits in the
- * inbox: with every recipient logged in and reading, that should not happen); a failure means it
- * was refused.
+ * inbox: with every recipient logged in and reading, that should not happen); {@code POSTED} that a
+ * message to a group is in the group's log; a failure means it was refused.
  */
 final class ReceiptCounts {
 
     private final LongAdder delivered = new LongAdder();
     private final LongAdder stored = new LongAdder();
     private final LongAdder earlier = new LongAdder();
+    private final LongAdder posted = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private volatile String firstFailure = "";
 
@@ -22,6 +23,7 @@ final class ReceiptCounts {
             case DELIVERED -> delivered.increment();
             case STORED -> stored.increment();
             case HANDLED_EARLIER -> earlier.increment();
+            case POSTED -> posted.increment();
         }
     }
 
@@ -35,13 +37,19 @@ final class ReceiptCounts {
 
     /** Messages answered, one way or another. */
     long answered() {
-        return delivered.sum() + stored.sum() + earlier.sum() + failures.sum();
+        return delivered.sum() + stored.sum() + earlier.sum() + posted.sum() + failures.sum();
+    }
+
+    /** Messages refused, or that could not be sent. */
+    long refused() {
+        return failures.sum();
     }
 
     @Override
     public String toString() {
         return "receipts: " + delivered.sum() + " delivered, " + stored.sum() + " stored, " + failures.sum()
-                + " refused" + (earlier.sum() > 0 ? ", " + earlier.sum() + " handled earlier" : "")
+                + " refused" + (posted.sum() > 0 ? ", " + posted.sum() + " posted" : "")
+                + (earlier.sum() > 0 ? ", " + earlier.sum() + " handled earlier" : "")
                 + (firstFailure.isEmpty() ? "" : " (first: " + firstFailure + ")");
     }
 }

@@ -10,6 +10,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,6 +25,9 @@ import java.util.regex.Pattern;
 final class RedisProbe {
 
     private static final int TIMEOUT_MILLIS = 10_000;
+    /** Readings of a settling {@code used_memory} this close to each other count as still. */
+    static final long STILL_BYTES = 1024;
+    static final long SETTLE_POLL_MILLIS = 100;
 
     private final int port;
     private final Path passwordFile;
@@ -49,6 +55,41 @@ final class RedisProbe {
     /** {@code used_memory} in bytes, or -1 if it could not be read (the reason on standard error). */
     long usedMemory() {
         return infoNumber("memory", "used_memory");
+    }
+
+    /**
+     * {@code used_memory} once it has held still. Right after traffic, what comes and goes with it
+     * (clients' buffers, whose accounting Redis updates a little later, writes just behind the
+     * traffic) moves it by tens of kilobytes, which would swamp a difference of that size. Read every
+     * {@value #SETTLE_POLL_MILLIS} ms until the readings of the last {@code quiet} are all within
+     * {@value #STILL_BYTES} bytes of each other, or {@code timeout} passed: then the last reading.
+     *
+     * @return bytes, or -1 if it could not be read
+     */
+    long settledUsedMemory(Duration quiet, Duration timeout) {
+        long start = System.nanoTime();
+        long stillSince = start;
+        long low = Long.MAX_VALUE;
+        long high = Long.MIN_VALUE;
+        while (true) {
+            long reading = usedMemory();
+            long now = System.nanoTime();
+            if (reading < 0) {
+                return -1;
+            }
+            if (Math.max(high, reading) - Math.min(low, reading) > STILL_BYTES) {
+                low = reading;
+                high = reading;
+                stillSince = now;
+            } else {
+                low = Math.min(low, reading);
+                high = Math.max(high, reading);
+            }
+            if (now - stillSince >= quiet.toNanos() || now - start >= timeout.toNanos()) {
+                return reading;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SETTLE_POLL_MILLIS)); // polling, with a deadline
+        }
     }
 
     /** The text of {@code INFO <section>}. */

@@ -22,7 +22,7 @@ final class Report {
     /**
      * One line of the table.
      *
-     * @param part        1 to 4
+     * @param part        1 to 5
      * @param measurement what is counted
      * @param result      what was measured
      * @param target      the issue's target, or "" for context rows

@@ -1,6 +1,7 @@
 package dev.cim.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.util.HashSet;
 import java.util.Random;
@@ -40,6 +41,18 @@ class DeliveryLedgerTest {
         assertThat(ledger.duplicates()).isEqualTo(1);
         assertThat(ledger.unknown()).isEqualTo(2);
         assertThat(ledger.lost()).isEqualTo(1);
+    }
+
+    @Test
+    void issueOfABlock_givesConsecutiveNumbersAfterThoseBefore_andRefusesAnEmptyBlock() {
+        DeliveryLedger ledger = new DeliveryLedger(16);
+        ledger.issue();
+
+        assertThat(ledger.issue(5)).isEqualTo(1);
+        assertThat(ledger.issue()).isEqualTo(6);
+        assertThat(ledger.issued()).isEqualTo(7);
+        assertThat(ledger.lost()).isEqualTo(7);
+        assertThatIllegalArgumentException().isThrownBy(() -> ledger.issue(0)).withMessage("count: 0 (expected: >= 1)");
     }
 
     @Test

@@ -21,7 +21,7 @@ class LoadCommandTest {
         assertThat(options.users()).isEqualTo(1000);
         assertThat(options.windows()).containsExactly(2000, 5000, 10000, 20000);
         assertThat(options.warmup()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(options.parts()).isEqualTo(Set.of(1, 2, 3, 4));
+        assertThat(options.parts()).isEqualTo(Set.of(1, 2, 3, 4, 5));
         assertThat(options.childServer()).isTrue();
         assertThat(options.tls()).isEqualTo(LoadOptions.TlsMode.OFF);
         assertThat(options.tlsRounds()).isEqualTo(4);
@@ -107,6 +107,50 @@ class LoadCommandTest {
     }
 
     @Test
+    void groupsAndHistoryPart_fullDefaultsAreIssueTwentySixsBenchmark_quickOnesSmall_explicitValuesWin() {
+        LoadOptions full = LoadOptions.parse(new String[0]);
+        assertThat(full.groupMembers()).isEqualTo(1000);
+        assertThat(full.groupRounds()).isEqualTo(100);
+        assertThat(full.groupWindow()).isEqualTo(16);
+        assertThat(full.groupDuration()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(full.groupOfflineMessages()).isEqualTo(1000);
+        assertThat(full.historyMessages()).isEqualTo(1_000_000);
+        assertThat(full.searchMessages()).isEqualTo(100_000);
+
+        LoadOptions quick = LoadOptions.parse(new String[] {"--quick", "--parts=5"});
+        assertThat(quick.parts()).isEqualTo(Set.of(5));
+        assertThat(quick.groupMembers()).isEqualTo(50);
+        assertThat(quick.groupRounds()).isEqualTo(10);
+        assertThat(quick.groupDuration()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(quick.historyMessages()).isEqualTo(2000);
+        assertThat(quick.searchMessages()).isEqualTo(2000);
+
+        LoadOptions given = LoadOptions.parse(new String[] {"--quick", "--group-members=3", "--group-window=1",
+            "--group-duration=1s", "--history-messages=1", "--search-messages=100"});
+        assertThat(given.groupMembers()).isEqualTo(3);
+        assertThat(given.groupWindow()).isEqualTo(1);
+        assertThat(given.groupDuration()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(given.historyMessages()).isEqualTo(1);
+        assertThat(given.searchMessages()).isEqualTo(100);
+    }
+
+    @Test
+    void groupsAndHistoryPart_refuseTooSmallAGroup_nothingToSend_andTooFewMessagesToSearch() {
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--group-members=2"}))
+                .withMessageContaining("--group-members: 2 (expected: >= 3");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--group-rounds=0"}))
+                .withMessageContaining("--group-rounds: 0");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--history-messages=0"}))
+                .withMessageContaining("(expected: each >= 1)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--search-messages=99"}))
+                .withMessageContaining("--search-messages: 99 (expected: >= 100");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--parts=6"}))
+                .withMessage("--parts: [6] (expected: some of 1,2,3,4,5)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--group-duration=0s"}))
+                .withMessageContaining("--group-duration");
+    }
+
+    @Test
     void serverArgs_areRepeatable() {
         LoadOptions options = LoadOptions.parse(new String[] {"--server-arg=--a=1", "--server-arg=--b=2", "--port=9000"});
 
@@ -128,7 +172,7 @@ class LoadCommandTest {
 
     @Test
     void partOutOfRange_isRefused() {
-        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--parts=5"}))
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--parts=6"}))
                 .withMessageContaining("--parts");
     }
 

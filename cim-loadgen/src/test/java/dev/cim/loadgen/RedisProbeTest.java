@@ -12,10 +12,12 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +48,66 @@ class RedisProbeTest {
 
             assertThat(new RedisProbe(server.getLocalPort(), dir.resolve("redis.password")).usedMemory()).isEqualTo(-1);
         }
+    }
+
+    @Test
+    void settledUsedMemory_readsUntilTheReadingsHoldStill_andGivesTheLast() throws Exception {
+        Files.writeString(dir.resolve("redis.password"), "s3cret\n");
+        // Moving by tens of kilobytes, then still (within a kilobyte) from the third reading on.
+        long[] readings = {1_000_000, 1_040_000, 1_020_000, 1_020_500, 1_020_100, 1_020_900, 1_020_200, 1_020_300,
+            1_020_400, 1_020_400, 1_020_400};
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Integer> served = serveUsedMemory(server, readings);
+
+            long settled = new RedisProbe(server.getLocalPort(), dir.resolve("redis.password"))
+                    .settledUsedMemory(Duration.ofMillis(250), Duration.ofSeconds(10));
+
+            assertThat(settled).isBetween(1_020_000L, 1_020_900L);
+            assertThat(served.get(10, TimeUnit.SECONDS)).as("readings taken").isBetween(5, readings.length);
+        }
+    }
+
+    @Test
+    void settledUsedMemory_givesTheLastReading_whenItNeverHoldsStillBeforeTheTimeout() throws Exception {
+        Files.writeString(dir.resolve("redis.password"), "s3cret\n");
+        long[] growing = LongStream.range(0, 1000).map(i -> 1_000_000 + i * 10_000).toArray();
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Integer> served = serveUsedMemory(server, growing);
+
+            long settled = new RedisProbe(server.getLocalPort(), dir.resolve("redis.password"))
+                    .settledUsedMemory(Duration.ofSeconds(5), Duration.ofMillis(300));
+
+            assertThat(settled).isGreaterThan(1_000_000L);
+            assertThat(served.get(10, TimeUnit.SECONDS)).isLessThan(growing.length);
+        }
+    }
+
+    /**
+     * Answers one connection per reading (AUTH, then INFO memory with that {@code used_memory}) until
+     * the readings run out or none comes for a while; completes with the connections answered.
+     */
+    private static CompletableFuture<Integer> serveUsedMemory(ServerSocket server, long... readings) {
+        return CompletableFuture.supplyAsync(() -> {
+            int connections = 0;
+            try {
+                server.setSoTimeout(1000);
+                for (long used : readings) {
+                    try (Socket socket = server.accept()) {
+                        InputStream in = new BufferedInputStream(socket.getInputStream());
+                        OutputStream out = socket.getOutputStream();
+                        readCommand(in);
+                        out.write("+OK\r\n".getBytes(StandardCharsets.UTF_8));
+                        readCommand(in);
+                        out.write(bulk("# Memory\r\nused_memory:" + used + "\r\n").getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                        connections++;
+                    }
+                }
+            } catch (IOException e) {
+                // no more readings asked for
+            }
+            return connections;
+        });
     }
 
     @Test
