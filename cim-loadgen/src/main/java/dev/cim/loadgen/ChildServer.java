@@ -51,6 +51,7 @@ final class ChildServer implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final int webPort;
     private final List<String> command;
     private final Path log;
     private final Path trust;
@@ -62,10 +63,11 @@ final class ChildServer implements AutoCloseable {
     /** What the server started (its Redis, and that one's watchdog), recorded once it listened. */
     private volatile List<ProcessHandle> started = List.of();
 
-    private ChildServer(Process process, int port, List<String> command, Path log, Path trust, int redisPort,
-            Path dataDir) {
+    private ChildServer(Process process, int port, int webPort, List<String> command, Path log, Path trust,
+            int redisPort, Path dataDir) {
         this.process = process;
         this.port = port;
+        this.webPort = webPort;
         this.command = command;
         this.log = log;
         this.trust = trust;
@@ -89,6 +91,7 @@ final class ChildServer implements AutoCloseable {
                     + "'./mvnw -B -ntp -DskipTests package' or pass --server-jar=...)");
         }
         int port = Ports.free();
+        int webPort = Ports.free();
         int redisPort = Ports.free();
         Path dataDir = Files.createTempDirectory("cim-loadgen-redis-");
         List<String> command = new ArrayList<>(List.of(
@@ -113,7 +116,7 @@ final class ChildServer implements AutoCloseable {
                 "--cim.server.redis.embedded=true",
                 "--cim.server.data-dir=" + dataDir,
                 "--management.server.port=" + Ports.free(),
-                "--cim.server.web.port=0",
+                "--cim.server.web.port=" + webPort,
                 "--spring.data.redis.port=" + redisPort));
         Path trust = null;
         if (tls) {
@@ -129,7 +132,7 @@ final class ChildServer implements AutoCloseable {
         Path log = Files.createTempFile("cim-loadgen-server-", ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
-        ChildServer server = new ChildServer(process, port, command, log, trust, redisPort, dataDir);
+        ChildServer server = new ChildServer(process, port, webPort, command, log, trust, redisPort, dataDir);
         server.awaitListening();
         return server;
     }
@@ -157,6 +160,11 @@ final class ChildServer implements AutoCloseable {
 
     int port() {
         return port;
+    }
+
+    /** The web port: the page, and the protocol over WebSocket on {@code /ws}. */
+    int webPort() {
+        return webPort;
     }
 
     /** Reads the memory of the server's embedded Redis (its port, and the password it made in its data directory). */

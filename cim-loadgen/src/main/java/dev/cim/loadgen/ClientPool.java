@@ -2,14 +2,10 @@ package dev.cim.loadgen;
 
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimClientBuilder;
-import dev.cim.client.core.ClientTls;
 import dev.cim.client.core.SeenIds;
 import dev.cim.client.core.ServerAddress;
-import dev.cim.common.net.NettyTransport;
-import dev.cim.common.wheel.DelayScheduler;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -42,14 +38,9 @@ final class ClientPool implements AutoCloseable {
     record Opened(List<LoadClient> clients, int failed, String firstFailure, Duration elapsed) {
     }
 
-    private final EventLoopGroup group;
-    private final NettyTransport transport;
-    private final DelayScheduler wheel;
-    private final InetSocketAddress server;
+    private final Dialer dialer;
     private final boolean smallBuffers;
     private final int firstOctet;
-    private final int perSourceAddress;
-    private final ClientTls tls;
     private final ClientCounters counters = new ClientCounters();
     private final List<LoadClient> clients = new ArrayList<>();
 
@@ -57,18 +48,11 @@ final class ClientPool implements AutoCloseable {
      * @param smallBuffers true for idle connections: 4 KiB socket buffers instead of the kernel's
      *                     default (which grows to megabytes under load)
      * @param firstOctet   the last octet of the first loopback source address
-     * @param tls          TLS for every connection (one context shared by all), or null for plaintext
      */
-    ClientPool(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel, InetSocketAddress server,
-            boolean smallBuffers, int firstOctet, int perSourceAddress, ClientTls tls) {
-        this.group = group;
-        this.transport = transport;
-        this.wheel = wheel;
-        this.server = server;
+    ClientPool(Dialer dialer, boolean smallBuffers, int firstOctet) {
+        this.dialer = dialer;
         this.smallBuffers = smallBuffers;
         this.firstOctet = firstOctet;
-        this.perSourceAddress = perSourceAddress;
-        this.tls = tls;
     }
 
     ClientCounters counters() {
@@ -119,18 +103,20 @@ final class ClientPool implements AutoCloseable {
     }
 
     private CimClientBuilder builder(LoadClient client, int i) {
+        InetSocketAddress server = dialer.server();
         CimClientBuilder builder = CimClient.builder()
                 .addresses(List.of(new ServerAddress(server.getHostString(), server.getPort())))
                 .user(client.user())
                 .password(LoadClient.PASSWORD)
                 .listener(client)
-                .scheduler(wheel)
+                .scheduler(dialer.wheel())
                 .seenIds(SeenIds.none()) // the generator counts repeats itself
                 .maxOutstanding(1_000_000)
                 .connectTimeout(Duration.ofSeconds(10))
-                .eventLoopGroup(group, transport.socket())
+                .eventLoopGroup(dialer.group(), dialer.transport().socket())
                 .localAddress(source(i))
-                .tls(tls);
+                .tls(dialer.tls())
+                .webSocket(dialer.webSocket());
         if (smallBuffers) {
             builder.option(ChannelOption.SO_RCVBUF, 4096)
                     .option(ChannelOption.SO_SNDBUF, 4096)
@@ -141,11 +127,11 @@ final class ClientPool implements AutoCloseable {
 
     /** The local address for connection {@code i}: spread over loopback sources, or any for a remote server. */
     private InetSocketAddress source(int i) {
-        InetAddress remote = server.getAddress();
+        InetAddress remote = dialer.server().getAddress();
         if (remote == null || !remote.isLoopbackAddress()) {
             return new InetSocketAddress(0);
         }
-        int octet = firstOctet + i / perSourceAddress;
+        int octet = firstOctet + i / dialer.perSourceAddress();
         if (octet > 254) {
             throw new IllegalStateException("connection " + i + " needs source address 127.0.0." + octet
                     + " (expected: at most 127.0.0.254; raise --per-source-address)");

@@ -1,10 +1,5 @@
 package dev.cim.loadgen;
 
-import dev.cim.client.core.ClientTls;
-import dev.cim.common.net.NettyTransport;
-import dev.cim.common.wheel.DelayScheduler;
-import io.netty.channel.EventLoopGroup;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -29,8 +24,7 @@ final class ConnectionsPart {
      * @param idleFiles the server's open files before any client connected: the baseline is read
      *                  only once the chat pool's connections are closed on the server side too
      */
-    static void run(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel, InetSocketAddress server,
-            long serverPid, long idleFiles, LoadOptions options, String prefix, ClientTls tls, Report report)
+    static void run(Dialer dialer, long serverPid, long idleFiles, LoadOptions options, String prefix, Report report)
             throws InterruptedException {
         ServerProbe probe = serverPid > 0 ? new ServerProbe(serverPid) : null;
         if (probe != null) {
@@ -38,8 +32,7 @@ final class ConnectionsPart {
         }
         ServerProbe.Reading before = probe != null ? probe.read() : null;
         // Idle pools bind from 127.0.0.10 up, away from the chat pool's 127.0.0.2.
-        try (ClientPool pool = new ClientPool(group, transport, wheel, server, true, 10, options.perSourceAddress(),
-                tls)) {
+        try (ClientPool pool = new ClientPool(dialer, true, 10)) {
             ClientPool.Opened opened = pool.open(prefix + "i", options.connections(), Duration.ofMinutes(10));
             int held = opened.clients().size();
             report.add(3, String.format(Locale.ROOT, "idle clients logged in (of %,d asked)", options.connections()),

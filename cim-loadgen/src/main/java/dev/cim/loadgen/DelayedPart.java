@@ -1,11 +1,6 @@
 package dev.cim.loadgen;
 
 import dev.cim.client.core.ChatMessage;
-import dev.cim.client.core.ClientTls;
-import dev.cim.common.net.NettyTransport;
-import dev.cim.common.wheel.DelayScheduler;
-import io.netty.channel.EventLoopGroup;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -97,12 +92,10 @@ final class DelayedPart implements Traffic {
      * @param serverPid the server's pid for its heap and CPU time (and its Redis' CPU time), or 0
      * @param redis     the server's embedded Redis, or null when it is not the generator's child
      */
-    static void run(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel, InetSocketAddress server,
-            long serverPid, RedisProbe redis, LoadOptions options, String prefix, ClientTls tls, Report report)
+    static void run(Dialer dialer, long serverPid, RedisProbe redis, LoadOptions options, String prefix, Report report)
             throws InterruptedException {
         // Chat pools are closed by now: their first source address is free again.
-        try (ClientPool pool = new ClientPool(group, transport, wheel, server, false, 2, options.perSourceAddress(),
-                tls)) {
+        try (ClientPool pool = dialer.pool()) {
             ClientPool.Opened senders = pool.open(prefix + "s", options.delayedSenders(), Duration.ofMinutes(5));
             ClientPool.Opened receivers = pool.open(prefix + "r", options.delayedReceivers(), Duration.ofMinutes(5));
             report.note(String.format(Locale.ROOT, "part 4 users: %,d senders and %,d receivers logged in of %,d and "

@@ -1,14 +1,9 @@
 package dev.cim.loadgen;
 
 import dev.cim.client.core.ChatMessage;
-import dev.cim.client.core.ClientTls;
 import dev.cim.client.core.GroupResult;
 import dev.cim.client.core.Recipient;
-import dev.cim.common.net.NettyTransport;
 import dev.cim.common.protocol.UserNames;
-import dev.cim.common.wheel.DelayScheduler;
-import io.netty.channel.EventLoopGroup;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -147,14 +142,12 @@ final class GroupsPart implements Traffic {
     }
 
     /** @param redis the server's embedded Redis, or null when it is not the generator's child */
-    static void run(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel, InetSocketAddress server,
-            RedisProbe redis, LoadOptions options, String prefix, ClientTls tls, Report report)
+    static void run(Dialer dialer, RedisProbe redis, LoadOptions options, String prefix, Report report)
             throws InterruptedException {
         int members = options.groupMembers();
         int onlineCount = (members + 1) / 2;
         GroupsPart part = new GroupsPart(prefix, onlineCount, members - onlineCount);
-        try (ClientPool pool = new ClientPool(group, transport, wheel, server, false, 2, options.perSourceAddress(),
-                tls)) {
+        try (ClientPool pool = dialer.pool()) {
             ClientPool.Opened online = pool.open(prefix + ONLINE, onlineCount, LOGINS, part);
             ClientPool.Opened offline = pool.open(prefix + OFFLINE, part.offlineCount, LOGINS, part);
             ClientPool.Opened others = pool.open(prefix + OTHERS, 2, LOGINS, part);

@@ -1,13 +1,8 @@
 package dev.cim.loadgen;
 
 import dev.cim.client.core.ChatMessage;
-import dev.cim.client.core.ClientTls;
 import dev.cim.client.core.HistoryPage;
 import dev.cim.client.core.SearchResult;
-import dev.cim.common.net.NettyTransport;
-import dev.cim.common.wheel.DelayScheduler;
-import io.netty.channel.EventLoopGroup;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -72,11 +67,9 @@ final class HistoryPart implements Traffic {
     private HistoryPart() {
     }
 
-    static void run(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel, InetSocketAddress server,
-            LoadOptions options, String prefix, ClientTls tls, Report report) throws InterruptedException {
+    static void run(Dialer dialer, LoadOptions options, String prefix, Report report) throws InterruptedException {
         HistoryPart part = new HistoryPart();
-        try (ClientPool pool = new ClientPool(group, transport, wheel, server, false, 2, options.perSourceAddress(),
-                tls)) {
+        try (ClientPool pool = dialer.pool()) {
             ClientPool.Opened pair = pool.open(prefix + "h", 2, LOGINS);
             ClientPool.Opened searchers = pool.open(prefix + "q", 1 + SEARCH_CONVERSATIONS, LOGINS, part);
             if (pair.clients().size() < 2 || searchers.clients().size() < 1 + SEARCH_CONVERSATIONS) {

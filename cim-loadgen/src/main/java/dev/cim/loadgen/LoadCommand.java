@@ -150,8 +150,14 @@ final class LoadCommand {
         + "runs alternating between them, and the ratio (default: ${DEFAULT-VALUE})"})
     String tls;
 
-    @Option(names = "--tls-rounds", description = "--tls=both: rounds, each one run on each server (4 [2])")
-    Integer tlsRounds;
+    @Option(names = {"--rounds", "--tls-rounds"}, description = "--tls=both or --transport=both: rounds, each one "
+            + "closed-loop run on each side (4 [2])")
+    Integer rounds;
+
+    @Option(names = "--transport", defaultValue = "tcp", description = {"tcp (the chat port), websocket (the child "
+        + "server's web port, /ws, binary messages), or both: part 1 only, a TCP and a WebSocket pool on one child "
+        + "server, closed-loop runs alternating between them, and the ratio (default: ${DEFAULT-VALUE})"})
+    String transport;
 
     @Option(names = "--tls-trust", description = "--tls=on with --port: a PEM file of the certificates to trust "
             + "(default: the JDK's trust store)")
@@ -217,7 +223,8 @@ final class LoadCommand {
                 pick(groupOfflineMessages, 1000, 100),
                 pick(historyMessages, 1_000_000, 2000),
                 pick(searchMessages, 100_000, 2000),
-                ioThreads, epoll, perSourceAddress, tlsMode(), pick(tlsRounds, 4, 2), tlsTrust, tlsServerName);
+                ioThreads, epoll, perSourceAddress, tlsMode(), pick(rounds, 4, 2), tlsTrust, tlsServerName,
+                transportMode());
     }
 
     private LoadOptions.TlsMode tlsMode() {
@@ -225,6 +232,14 @@ final class LoadCommand {
             return LoadOptions.TlsMode.valueOf(tls.strip().toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--tls: '" + tls + "' (expected: off, on or both)");
+        }
+    }
+
+    private LoadOptions.TransportMode transportMode() {
+        try {
+            return LoadOptions.TransportMode.valueOf(transport.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--transport: '" + transport + "' (expected: tcp, websocket or both)");
         }
     }
 

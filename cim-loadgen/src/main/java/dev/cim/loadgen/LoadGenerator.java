@@ -73,7 +73,11 @@ public final class LoadGenerator {
         if (options.tls() == LoadOptions.TlsMode.BOTH) {
             return compareTls(options);
         }
+        if (options.transport() == LoadOptions.TransportMode.BOTH) {
+            return compareTransports(options);
+        }
         boolean tls = options.tls() == LoadOptions.TlsMode.ON;
+        boolean webSocket = options.transport() == LoadOptions.TransportMode.WEBSOCKET;
         ChildServer child = options.childServer()
                 ? ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
                         options.serverArgs(), tls) : null;
@@ -88,7 +92,7 @@ public final class LoadGenerator {
                 clientTls = clientTls.serverName(options.tlsServerName());
             }
         }
-        InetSocketAddress server = new InetSocketAddress(options.host(), child != null ? child.port() : options.port());
+        int port = child == null ? options.port() : webSocket ? child.webPort() : child.port();
         long serverPid = child != null ? child.pid() : options.serverPid();
         long idleFiles = serverPid > 0 ? new ServerProbe(serverPid).openFiles() : -1;
         // A run's own user names, so runs against one external server never share a session.
@@ -98,40 +102,33 @@ public final class LoadGenerator {
             report.note("--quick: a smoke test with small numbers; rates, latencies and per-connection memory "
                     + "from it say little about the targets (a few hundred connections are within GC noise)");
         }
-        NettyTransport transport = options.epoll() ? NettyTransport.best() : NettyTransport.nio();
-        report.note("generator transport: " + transport.name() + ", " + options.ioThreads() + " I/O threads");
-        report.note(tls ? "TLS on every connection: server " + (child != null ? child.security() : "external")
-                + ", clients " + clientTls : "plaintext (loopback)");
-        EventLoopGroup group = transport.group(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
-        // One delay wheel for every client's scheduled-message jobs, as one program would have.
-        DelayScheduler wheel = DelayScheduler.builder().tick(options.tick()).threadNamePrefix("loadgen-wheel").build();
+        Dialer dialer = dialer(options, new InetSocketAddress(options.host(), port), clientTls, webSocket);
+        report.note("generator transport: " + dialer.transport().name() + ", " + options.ioThreads() + " I/O threads");
+        report.note("connections: " + dialer.describe() + (tls ? "; server " + (child != null ? child.security()
+                : "external") : ""));
         try {
             if (options.parts().contains(1) || options.parts().contains(2)) {
-                chatParts(group, transport, wheel, server, serverPid, options, prefix, clientTls, report);
+                chatParts(dialer, serverPid, options, prefix, report);
             }
             if (options.parts().contains(4)) {
                 progress("part 4: delayed messages");
-                DelayedPart.run(group, transport, wheel, server, serverPid, child != null ? child.redis() : null,
-                        options, prefix, clientTls, report);
+                DelayedPart.run(dialer, serverPid, child != null ? child.redis() : null, options, prefix, report);
             }
             if (options.parts().contains(5)) {
                 progress("part 5: group fan-out");
-                GroupsPart.run(group, transport, wheel, server, child != null ? child.redis() : null, options, prefix,
-                        clientTls, report);
+                GroupsPart.run(dialer, child != null ? child.redis() : null, options, prefix, report);
                 progress("part 5: history and search");
-                HistoryPart.run(group, transport, wheel, server, options, prefix, clientTls, report);
+                HistoryPart.run(dialer, options, prefix, report);
             }
             if (options.parts().contains(3)) {
                 progress("part 3: holding idle connections");
-                ConnectionsPart.run(group, transport, wheel, server, serverPid, idleFiles, options, prefix, clientTls,
-                        report);
+                ConnectionsPart.run(dialer, serverPid, idleFiles, options, prefix, report);
             }
             if (child != null && !child.isAlive()) {
                 report.note("the server process died during the run; see " + child.log());
             }
         } finally {
-            wheel.stopNow();
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+            stop(dialer);
             if (child != null) {
                 child.close();
             }
@@ -143,71 +140,124 @@ public final class LoadGenerator {
     }
 
     /**
+     * The clients' one event loop group (of the {@link NettyTransport} {@code --epoll} picks) and
+     * one delay wheel for their scheduled-message jobs, as one program would have.
+     */
+    private static Dialer dialer(LoadOptions options, InetSocketAddress server, ClientTls tls, boolean webSocket) {
+        NettyTransport transport = options.epoll() ? NettyTransport.best() : NettyTransport.nio();
+        EventLoopGroup group = transport.group(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
+        DelayScheduler wheel = DelayScheduler.builder().tick(options.tick()).threadNamePrefix("loadgen-wheel").build();
+        return new Dialer(group, transport, wheel, server, tls, webSocket, options.perSourceAddress());
+    }
+
+    private static void stop(Dialer dialer) throws InterruptedException {
+        dialer.wheel().stopNow();
+        dialer.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+    }
+
+    /**
      * {@code --tls=both}: part 1 on a plaintext and a TLS child server of the same jar and settings,
-     * started side by side, each with its own pool of {@code --users}; see {@link TlsComparisonPart}.
+     * started side by side, each with its own pool of {@code --users}; see {@link ComparisonPart}.
      */
     private static int compareTls(LoadOptions options) throws Exception {
+        boolean webSocket = options.transport() == LoadOptions.TransportMode.WEBSOCKET;
+        progress("starting a plaintext and a TLS server");
+        ChildServer plain = ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
+                options.serverArgs(), false);
+        ChildServer secure = null;
+        try {
+            secure = ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
+                    options.serverArgs(), true);
+            ClientTls tls = ClientTls.create(secure.trust(), TlsProvider.AUTO);
+            Dialer plainDialer = dialer(options, address(options, plain, webSocket), null, webSocket);
+            Dialer tlsDialer = plainDialer.to(address(options, secure, webSocket), tls, webSocket);
+            Report report = compare(options, "plaintext", plainDialer, plain.pid(), "TLS", tlsDialer, secure.pid(),
+                    new ComparisonPart.Target(0.75, "≥ 0.75 (TLS costs at most 25 %)"));
+            report.note("TLS: server " + secure.security());
+            for (ChildServer child : List.of(plain, secure)) {
+                if (!child.isAlive()) {
+                    report.note("a server process died during the run; see " + child.log());
+                }
+            }
+            String title = (options.quick() ? "cim load run (--quick smoke test)" : "cim load run")
+                    + ", part 1 with TLS on and off";
+            System.out.println(report.render(title, "plaintext: " + describe(plain) + "; TLS: " + describe(secure),
+                    Report.command()));
+        } finally {
+            plain.close();
+            if (secure != null) {
+                secure.close();
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * {@code --transport=both}: part 1 on one child server, a pool of {@code --users} on its chat
+     * port and another on its web port's {@code /ws}; see {@link ComparisonPart}.
+     */
+    private static int compareTransports(LoadOptions options) throws Exception {
+        boolean tls = options.tls() == LoadOptions.TlsMode.ON;
+        progress("starting a server");
+        ChildServer child = ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
+                options.serverArgs(), tls);
+        try {
+            ClientTls clientTls = tls ? ClientTls.create(child.trust(), TlsProvider.AUTO) : null;
+            Dialer tcp = dialer(options, address(options, child, false), clientTls, false);
+            Dialer webSocket = tcp.to(address(options, child, true), clientTls, true);
+            Report report = compare(options, "TCP", tcp, child.pid(), "WebSocket", webSocket, child.pid(),
+                    new ComparisonPart.Target(0.7, "≥ 0.7 of TCP"));
+            report.note("both pools on the one server, " + child.security() + "; WebSocket: binary messages, "
+                    + "subprotocol cim.proto, one envelope per message");
+            if (!child.isAlive()) {
+                report.note("the server process died during the run; see " + child.log());
+            }
+            String title = (options.quick() ? "cim load run (--quick smoke test)" : "cim load run")
+                    + ", part 1 over TCP and WebSocket";
+            System.out.println(report.render(title, describe(child), Report.command()));
+        } finally {
+            child.close();
+        }
+        return 0;
+    }
+
+    private static InetSocketAddress address(LoadOptions options, ChildServer child, boolean webSocket) {
+        return new InetSocketAddress(options.host(), webSocket ? child.webPort() : child.port());
+    }
+
+    /**
+     * Logs {@code --users} in through each dialer (the second shares the first's event loop group
+     * and wheel) and runs {@link ComparisonPart} between them.
+     */
+    private static Report compare(LoadOptions options, String baseName, Dialer base, long basePid, String otherName,
+            Dialer other, long otherPid, ComparisonPart.Target target) throws InterruptedException {
         String prefix = HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt()) + "-";
         Report report = new Report();
         if (options.quick()) {
             report.note("--quick: a smoke test with small numbers; the rates and their ratio say little about the "
                     + "target");
         }
-        NettyTransport transport = options.epoll() ? NettyTransport.best() : NettyTransport.nio();
-        report.note("generator transport: " + transport.name() + ", " + options.ioThreads() + " I/O threads");
-        progress("starting a plaintext and a TLS server");
-        ChildServer plain = ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
-                options.serverArgs(), false);
-        ChildServer secure = null;
-        EventLoopGroup group = null;
-        DelayScheduler wheel = null;
-        try {
-            secure = ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
-                    options.serverArgs(), true);
-            ClientTls tls = ClientTls.create(secure.trust(), TlsProvider.AUTO);
-            report.note("TLS: server " + secure.security() + "; clients " + tls);
-            group = transport.group(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
-            wheel = DelayScheduler.builder().tick(options.tick()).threadNamePrefix("loadgen-wheel").build();
-            try (ClientPool plainPool = new ClientPool(group, transport, wheel,
-                    new InetSocketAddress(options.host(), plain.port()), false, 2, options.perSourceAddress(), null);
-                    ClientPool tlsPool = new ClientPool(group, transport, wheel,
-                            new InetSocketAddress(options.host(), secure.port()), false, 2, options.perSourceAddress(),
-                            tls)) {
-                progress("logging in " + options.users() + " users on each server");
-                ClientPool.Opened plainUsers = pool(plainPool, prefix + "p", options, "plaintext", report);
-                ClientPool.Opened tlsUsers = pool(tlsPool, prefix + "t", options, "TLS", report);
-                if (plainUsers.clients().size() < 2 || tlsUsers.clients().size() < 2) {
-                    report.note("too few users logged in: no comparison");
-                } else {
-                    progress("part 1 with TLS on and off, alternated");
-                    TlsComparisonPart.run(plainUsers.clients(), tlsUsers.clients(), options, new CpuMeter(plain.pid()),
-                            new CpuMeter(secure.pid()), report);
-                }
-                report.note("plaintext pool connections: " + plainPool.counters() + "; TLS pool connections: "
-                        + tlsPool.counters());
+        report.note("generator transport: " + base.transport().name() + ", " + options.ioThreads() + " I/O threads");
+        report.note(baseName + " connections: " + base.describe() + "; " + otherName + " connections: "
+                + other.describe());
+        try (ClientPool basePool = base.pool(); ClientPool otherPool = other.pool()) {
+            progress("logging in " + options.users() + " users on each side");
+            ClientPool.Opened baseUsers = pool(basePool, prefix + "a", options, baseName, report);
+            ClientPool.Opened otherUsers = pool(otherPool, prefix + "b", options, otherName, report);
+            if (baseUsers.clients().size() < 2 || otherUsers.clients().size() < 2) {
+                report.note("too few users logged in: no comparison");
+            } else {
+                progress("part 1, " + baseName + " and " + otherName + ", alternated");
+                ComparisonPart.run(new ComparisonPart.Side(baseName, baseUsers.clients(), new CpuMeter(basePid)),
+                        new ComparisonPart.Side(otherName, otherUsers.clients(), new CpuMeter(otherPid)), target,
+                        options, report);
             }
-            for (ChildServer child : List.of(plain, secure)) {
-                if (!child.isAlive()) {
-                    report.note("a server process died during the run; see " + child.log());
-                }
-            }
+            report.note(baseName + " pool connections: " + basePool.counters() + "; " + otherName
+                    + " pool connections: " + otherPool.counters());
         } finally {
-            if (wheel != null) {
-                wheel.stopNow();
-            }
-            if (group != null) {
-                group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
-            }
-            plain.close();
-            if (secure != null) {
-                secure.close();
-            }
+            stop(base);
         }
-        String title = (options.quick() ? "cim load run (--quick smoke test)" : "cim load run")
-                + ", part 1 with TLS on and off";
-        System.out.println(report.render(title, "plaintext: " + describe(plain) + "; TLS: " + describe(secure),
-                Report.command()));
-        return 0;
+        return report;
     }
 
     private static ClientPool.Opened pool(ClientPool pool, String prefix, LoadOptions options, String what,
@@ -223,11 +273,9 @@ public final class LoadGenerator {
         return "child process pid " + child.pid() + " (log " + child.log() + "): `" + String.join(" ", child.command()) + "`";
     }
 
-    private static void chatParts(EventLoopGroup group, NettyTransport transport, DelayScheduler wheel,
-            InetSocketAddress server, long serverPid, LoadOptions options, String prefix, ClientTls tls, Report report)
+    private static void chatParts(Dialer dialer, long serverPid, LoadOptions options, String prefix, Report report)
             throws InterruptedException {
-        try (ClientPool pool = new ClientPool(group, transport, wheel, server, false, 2, options.perSourceAddress(),
-                tls)) {
+        try (ClientPool pool = dialer.pool()) {
             progress("logging in " + options.users() + " chat users");
             ClientPool.Opened opened = pool.open(prefix + "u", options.users(), Duration.ofMinutes(5));
             report.note(String.format(Locale.ROOT, "chat users (parts 1, 2): %,d logged in of %,d in %.1f s%s",

@@ -59,11 +59,14 @@ import java.util.Set;
  * @param epoll            the clients' transport: Linux epoll where it loads, or Java NIO when false
  * @param perSourceAddress connections per loopback source address (127.0.0.x) before the next
  * @param tls              plaintext, TLS, or both compared (part 1 only)
- * @param tlsRounds        {@code --tls=both}: rounds, each a closed-loop run on each server
+ * @param rounds           {@code --tls=both} or {@code --transport=both}: rounds, each a
+ *                         closed-loop run on each side
  * @param tlsTrust         {@code --tls=on} against an external server: the certificates to trust,
  *                         or null for the JDK's trust store
  * @param tlsServerName    {@code --tls=on} against an external server: the name its certificate is
  *                         for, or null for the host
+ * @param transport        the clients' connections: TCP to the chat port, WebSocket to the web
+ *                         port's {@code /ws} (a child server only), or both compared (part 1 only)
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
         List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users,
@@ -72,7 +75,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         Duration delayedWindow, int delayedFar, int delayedBurst, int delayedReceivers, double delayedDisconnect,
         Duration tick, int groupMembers, int groupRounds, int groupWindow, Duration groupDuration,
         int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads, boolean epoll,
-        int perSourceAddress, TlsMode tls, int tlsRounds, Path tlsTrust, String tlsServerName) {
+        int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport) {
 
     /** Whether the chat connections speak TLS. */
     enum TlsMode {
@@ -81,6 +84,16 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         /** TLS on every connection. */
         ON,
         /** Part 1 only: a plaintext and a TLS server, runs alternating between them. */
+        BOTH
+    }
+
+    /** What the clients connect over. */
+    enum TransportMode {
+        /** The chat port: length-prefixed Protocol Buffers over TCP. */
+        TCP,
+        /** The web port's {@code /ws}: one binary WebSocket message per envelope (subprotocol {@code cim.proto}). */
+        WEBSOCKET,
+        /** Part 1 only: a TCP and a WebSocket pool on one child server, runs alternating between them. */
         BOTH
     }
 
@@ -129,8 +142,16 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
             throw new IllegalArgumentException("--search-messages: " + searchMessages + " (expected: >= "
                     + HistoryPart.MIN_SEARCH_MESSAGES + ", some in each conversation searched)");
         }
-        if (tlsRounds < 1) {
-            throw new IllegalArgumentException("--tls-rounds: " + tlsRounds + " (expected: >= 1)");
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds: " + rounds + " (expected: >= 1)");
+        }
+        if (transport != TransportMode.TCP && port != 0) {
+            throw new IllegalArgumentException("--transport=" + transport.name().toLowerCase(java.util.Locale.ROOT)
+                    + " needs the child server, whose web port the generator knows (expected: no --port)");
+        }
+        if (transport == TransportMode.BOTH && (!parts.equals(Set.of(1)) || tls == TlsMode.BOTH)) {
+            throw new IllegalArgumentException("--transport=both compares part 1 over TCP and WebSocket on one child "
+                    + "server (expected: --parts=1 and not --tls=both)");
         }
         if ((tlsTrust != null || tlsServerName != null) && (tls != TlsMode.ON || port == 0)) {
             throw new IllegalArgumentException("--tls-trust and --tls-server-name are for --tls=on against an "

@@ -24,7 +24,7 @@ class LoadCommandTest {
         assertThat(options.parts()).isEqualTo(Set.of(1, 2, 3, 4, 5));
         assertThat(options.childServer()).isTrue();
         assertThat(options.tls()).isEqualTo(LoadOptions.TlsMode.OFF);
-        assertThat(options.tlsRounds()).isEqualTo(4);
+        assertThat(options.rounds()).isEqualTo(4);
     }
 
     @Test
@@ -32,7 +32,7 @@ class LoadCommandTest {
         assertThat(LoadOptions.parse(new String[] {"--tls=on"}).tls()).isEqualTo(LoadOptions.TlsMode.ON);
         LoadOptions both = LoadOptions.parse(new String[] {"--quick", "--tls=BOTH", "--parts=1"});
         assertThat(both.tls()).isEqualTo(LoadOptions.TlsMode.BOTH);
-        assertThat(both.tlsRounds()).isEqualTo(2);
+        assertThat(both.rounds()).isEqualTo(2);
 
         assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--tls=maybe"}))
                 .withMessage("--tls: 'maybe' (expected: off, on or both)");
@@ -46,6 +46,31 @@ class LoadCommandTest {
                 .withMessageContaining("expected: with --tls=on and --port");
         assertThat(LoadOptions.parse(new String[] {"--tls=on", "--port=9000", "--tls-trust=ca.pem",
             "--tls-server-name=chat.example"}).tlsServerName()).isEqualTo("chat.example");
+    }
+
+    @Test
+    void transport_readsTcpWebSocketOrBoth_bothOnlyForPartOne_neitherOtherThanTcpWithAnExternalServer() {
+        assertThat(LoadOptions.parse(new String[0]).transport()).isEqualTo(LoadOptions.TransportMode.TCP);
+        assertThat(LoadOptions.parse(new String[] {"--transport=WebSocket"}).transport())
+                .isEqualTo(LoadOptions.TransportMode.WEBSOCKET);
+        LoadOptions both = LoadOptions.parse(new String[] {"--transport=both", "--parts=1", "--rounds=3"});
+        assertThat(both.transport()).isEqualTo(LoadOptions.TransportMode.BOTH);
+        assertThat(both.rounds()).isEqualTo(3);
+        assertThat(LoadOptions.parse(new String[] {"--transport=both", "--parts=1", "--tls-rounds=5"}).rounds())
+                .isEqualTo(5);
+
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--transport=udp"}))
+                .withMessage("--transport: 'udp' (expected: tcp, websocket or both)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--transport=both"}))
+                .withMessage("--transport=both compares part 1 over TCP and WebSocket on one child server "
+                        + "(expected: --parts=1 and not --tls=both)");
+        assertThatIllegalArgumentException().isThrownBy(
+                        () -> LoadOptions.parse(new String[] {"--transport=both", "--parts=1", "--tls=both"}))
+                .withMessageContaining("not --tls=both");
+        assertThatIllegalArgumentException().isThrownBy(
+                        () -> LoadOptions.parse(new String[] {"--transport=websocket", "--port=9000"}))
+                .withMessage("--transport=websocket needs the child server, whose web port the generator knows "
+                        + "(expected: no --port)");
     }
 
     @Test

@@ -1,0 +1,100 @@
+package dev.cim.loadgen;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Part 1 on two sides alternated in one run: what TLS costs ({@code --tls=both}: a plaintext and a
+ * TLS child server) or what WebSocket costs ({@code --transport=both}: a TCP and a WebSocket pool
+ * on one child server), as the ratio of their closed-loop rates of private messages.
+ *
+ * <h3>Method</h3>
+ * Each side has its own pool of {@code --users} clients on the generator's one event loop group;
+ * only one side carries traffic at a time. Each side is first warmed up ({@code --warmup} of
+ * closed-loop traffic, not counted: the JIT compiles each side's own path, TLS or WebSocket
+ * frames included). Then {@code --rounds} rounds, each one closed-loop run ({@link ClosedLoopRun},
+ * the largest {@code --window} in flight, counted over {@code --duration} after 3 s to settle) on
+ * each side; the order alternates (base first, then the other first, ...), so that whatever drifts
+ * over the run (the machine's heat, a neighbour process, garbage) weighs on both alike. A run that
+ * lost or duplicated anything is reported and left out of the means.
+ *
+ * <p>The result is the other side's mean rate over the base side's; each row has the CPU per
+ * message of the server that carried it and of the generator, which is where a cost shows first.
+ */
+final class ComparisonPart {
+
+    private static final Duration SETTLE = Duration.ofSeconds(3);
+
+    /** One side: its name in the report, its logged-in clients, and the CPU meter of its server. */
+    record Side(String name, List<LoadClient> clients, CpuMeter cpu) {
+    }
+
+    /**
+     * What the ratio is held to.
+     *
+     * @param minimum the least ratio that meets it
+     * @param text    how the report's target column says it, e.g. "≥ 0.75 (TLS costs at most 25 %)"
+     */
+    record Target(double minimum, String text) {
+    }
+
+    private ComparisonPart() {
+    }
+
+    static void run(Side base, Side other, Target target, LoadOptions options, Report report)
+            throws InterruptedException {
+        int window = options.windows().stream().max(Integer::compare).orElseThrow();
+        Pairs basePairs = new Pairs(base.clients());
+        Pairs otherPairs = new Pairs(other.clients());
+        new ClosedLoopRun(basePairs).run(window, options.warmup(), SETTLE, base.cpu());
+        new ClosedLoopRun(otherPairs).run(window, options.warmup(), SETTLE, other.cpu());
+        List<Double> baseRates = new ArrayList<>();
+        List<Double> otherRates = new ArrayList<>();
+        for (int round = 1; round <= options.rounds(); round++) {
+            boolean baseFirst = round % 2 == 1;
+            for (boolean isOther : baseFirst ? new boolean[] {false, true} : new boolean[] {true, false}) {
+                Side side = isOther ? other : base;
+                Pairs pairs = isOther ? otherPairs : basePairs;
+                ClosedLoopRun.Result result = new ClosedLoopRun(pairs).run(window, SETTLE, options.duration(),
+                        side.cpu());
+                boolean clean = result.ledger().lost() == 0 && result.ledger().duplicates() == 0;
+                if (clean) {
+                    (isOther ? otherRates : baseRates).add(result.perSecond());
+                }
+                report.add(1, String.format(Locale.ROOT, "round %d, %s: closed loop, %,d in flight between %,d users, "
+                                + "counted over %ss", round, side.name(), window, pairs.clients().size(),
+                                options.duration().toMillis() / 1000.0),
+                        String.format(Locale.ROOT, "%,.0f msg/s%s; %s; %s", result.perSecond(),
+                                clean ? "" : " (not counted: loss)", result.cpu(),
+                                ThroughputPart.accounting(result.ledger(), result.receipts())),
+                        "");
+            }
+        }
+        if (baseRates.isEmpty() || otherRates.isEmpty()) {
+            report.note("part 1, " + base.name() + " and " + other.name() + ": no clean run of one of them, so no ratio");
+            return;
+        }
+        double baseMean = mean(baseRates);
+        double otherMean = mean(otherRates);
+        for (Side side : List.of(base, other)) {
+            List<Double> rates = side == base ? baseRates : otherRates;
+            report.add(1, side.name() + " msgs/s, mean of " + rates.size() + " runs",
+                    String.format(Locale.ROOT, "%,.0f msg/s (runs %s)", mean(rates), list(rates)), "");
+        }
+        double ratio = otherMean / baseMean;
+        report.add(1, other.name() + " / " + base.name() + " closed-loop msgs/s",
+                String.format(Locale.ROOT, "**%.3f** (%s costs %.1f %%; %s)", ratio, other.name(), (1 - ratio) * 100,
+                        ratio >= target.minimum() ? "met" : "not met"),
+                target.text());
+    }
+
+    private static double mean(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    }
+
+    private static String list(List<Double> values) {
+        return String.join(", ", values.stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList());
+    }
+}
