@@ -1,14 +1,14 @@
 package dev.cim.client.core;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.cim.common.protocol.EnvelopeEncoder;
 import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.WebSocketFraming;
 import dev.cim.common.protocol.proto.Envelope;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.CorruptedFrameException;
-import io.netty.handler.codec.MessageToMessageCodec;
+import io.netty.handler.codec.MessageToMessageDecoder;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
@@ -17,7 +17,6 @@ import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketVersion;
-import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 
@@ -47,7 +46,9 @@ final class WebSocketTransport {
                 .maxFramePayloadLength(maxFrameLength)
                 .build()));
         pipeline.addLast(new WebSocketFrameAggregator(maxFrameLength));
-        pipeline.addLast(new Codec());
+        pipeline.addLast(new Decoder());
+        // A client masks its frames; one buffer per pass, as on the chat port.
+        pipeline.addLast(new EnvelopeEncoder(maxFrameLength, WebSocketFraming.binary(true)));
     }
 
     /** True when {@code event} says the WebSocket is open: the login may be written. */
@@ -60,17 +61,8 @@ final class WebSocketTransport {
         return event == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT;
     }
 
-    /** Binary messages to and from Envelopes, checked as the chat port's frames are. */
-    private static final class Codec extends MessageToMessageCodec<WebSocketFrame, Envelope> {
-
-        @Override
-        protected void encode(ChannelHandlerContext ctx, Envelope envelope, List<Object> out) throws IOException {
-            ByteBuf bytes = ctx.alloc().buffer(envelope.getSerializedSize());
-            try (ByteBufOutputStream stream = new ByteBufOutputStream(bytes)) {
-                envelope.writeTo(stream);
-            }
-            out.add(new BinaryWebSocketFrame(bytes));
-        }
+    /** Binary messages to Envelopes, checked as the chat port's frames are. */
+    private static final class Decoder extends MessageToMessageDecoder<WebSocketFrame> {
 
         @Override
         protected void decode(ChannelHandlerContext ctx, WebSocketFrame frame, List<Object> out) {

@@ -110,6 +110,6 @@ public final class CimProtocolCodec {
                 // Parses one Envelope per frame and checks version and kind.
                 .addLast(ENVELOPE_DECODER, new EnvelopeDecoder())
                 // Writes each outbound Envelope as one whole frame, length field and payload.
-                .addLast(ENVELOPE_ENCODER, new EnvelopeEncoder(maxPayload));
+                .addLast(ENVELOPE_ENCODER, new EnvelopeEncoder(maxPayload, EnvelopeFraming.lengthPrefixed()));
     }
 }

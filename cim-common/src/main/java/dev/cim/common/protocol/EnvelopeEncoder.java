@@ -1,6 +1,5 @@
 package dev.cim.common.protocol;
 
-import com.google.protobuf.CodedOutputStream;
 import dev.cim.common.protocol.proto.Envelope;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
@@ -13,9 +12,11 @@ import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * Writes {@link Envelope}s as frames (the 4-byte length, then the serialized payload), and decides
+ * Writes {@link Envelope}s as frames (laid out by an {@link EnvelopeFraming}: on the chat port the
+ * 4-byte length, then the serialized payload; on the web port a WebSocket message), and decides
  * when the socket is written: the frames written to a connection within one pass of its event loop
  * are serialized back to back into one pooled buffer, which is written and flushed once at the end
  * of the pass.
@@ -59,7 +60,7 @@ import java.util.List;
  *
  * <p>One per connection (it keeps state); all methods run on the connection's event loop.
  */
-final class EnvelopeEncoder extends ChannelDuplexHandler {
+public final class EnvelopeEncoder extends ChannelDuplexHandler {
 
     /** A buffer this full is passed on without waiting for the end of the pass. */
     static final int BATCH_BYTES = 64 * 1024;
@@ -67,6 +68,7 @@ final class EnvelopeEncoder extends ChannelDuplexHandler {
     private static final int FIRST_CAPACITY = 4096;
 
     private final int maxPayloadLength;
+    private final EnvelopeFraming framing;
     private ChannelHandlerContext ctx;
     private final Runnable flushTask = this::flushNow;
     private boolean flushPending;
@@ -75,8 +77,16 @@ final class EnvelopeEncoder extends ChannelDuplexHandler {
     /** The promises of those frames that are not void, or null. */
     private List<ChannelPromise> promises;
 
-    EnvelopeEncoder(int maxPayloadLength) {
+    /**
+     * @param maxPayloadLength the longest payload a frame may carry: what the peer's decoder accepts
+     * @param framing          how each Envelope is laid out as a frame
+     */
+    public EnvelopeEncoder(int maxPayloadLength, EnvelopeFraming framing) {
+        if (maxPayloadLength < 1) {
+            throw new IllegalArgumentException("maxPayloadLength: " + maxPayloadLength + " (expected: >= 1)");
+        }
         this.maxPayloadLength = maxPayloadLength;
+        this.framing = Objects.requireNonNull(framing, "framing");
     }
 
     @Override
@@ -109,32 +119,21 @@ final class EnvelopeEncoder extends ChannelDuplexHandler {
             ctx.write(msg, promise);
             return;
         }
-        int size = envelope.getSerializedSize();
-        if (size > maxPayloadLength) {
-            promise.setFailure(new EncoderException(new TooLongFrameException("outbound " + envelope.getKindCase()
-                    + " of " + size + " bytes exceeds the maximum payload of " + maxPayloadLength + " bytes")));
-            return;
-        }
-        int frame = CimProtocolCodec.LENGTH_FIELD_LENGTH + size;
         if (batch == null) {
-            batch = ctx.alloc().heapBuffer(Math.max(FIRST_CAPACITY, frame));
+            batch = ctx.alloc().heapBuffer(FIRST_CAPACITY);
         }
         int start = batch.writerIndex();
         try {
-            batch.ensureWritable(frame);
-            batch.writeInt(size);
-            int payload = batch.writerIndex();
-            CodedOutputStream stream = batch.hasArray()
-                    ? CodedOutputStream.newInstance(batch.array(), batch.arrayOffset() + payload, size)
-                    : CodedOutputStream.newInstance(batch.nioBuffer(payload, size));
-            envelope.writeTo(stream);
-            stream.checkNoSpaceLeft();
+            framing.append(envelope, batch, maxPayloadLength);
         } catch (IOException | RuntimeException e) {
             batch.writerIndex(start);
+            if (start == 0) { // nothing else in it: not passed on empty
+                batch.release();
+                batch = null;
+            }
             promise.setFailure(new EncoderException(e));
             return;
         }
-        batch.writerIndex(start + frame);
         if (!promise.isVoid()) {
             if (promises == null) {
                 promises = new ArrayList<>(4);

@@ -1,5 +1,6 @@
 package dev.cim.server.net;
 
+import dev.cim.common.protocol.EnvelopeEncoder;
 import dev.cim.server.chat.ChatService;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -23,7 +24,8 @@ import java.util.Set;
  *  [web]       WebRequests: the page and its files; the socket path only from an allowed origin
  *  [upgrade]   WebSocketServerProtocolHandler: the handshake on {@value WebRequests#SOCKET_PATH},
  *              subprotocol cim.json or cim.proto; then messages whole up to the frame limit
- *  [codec]     WebSocketEnvelopes, once the handshake is done: messages &lt;-&gt; Envelopes
+ *  [codec]     WebSocketEnvelopes, once the handshake is done: messages to Envelopes
+ *  [encoder]   EnvelopeEncoder: Envelopes to messages of the same form, one buffer per pass
  *  [deadline]  ReadDeadline, [login] LoginGate, [session] SessionHandler, [errors]: as on the chat port
  * </pre>
  * After the handshake a WebSocket connection is a connection like any other: the same login,
@@ -86,9 +88,11 @@ final class WebServerInitializer extends ChannelInitializer<Channel> {
         public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
             super.userEventTriggered(ctx, event);
             if (event instanceof WebSocketServerProtocolHandler.HandshakeComplete done) {
-                ctx.pipeline().replace(this, "codec", new WebSocketEnvelopes(
-                        WebSocketEnvelopes.Form.of(done.selectedSubprotocol()), settings.maxFrameLength(),
+                WebSocketEnvelopes.Form form = WebSocketEnvelopes.Form.of(done.selectedSubprotocol());
+                ctx.pipeline().replace(this, "codec", new WebSocketEnvelopes(settings.maxFrameLength(),
                         settings.maxLoginFrameLength()));
+                ctx.pipeline().addAfter("codec", "encoder", new EnvelopeEncoder(settings.maxFrameLength(),
+                        form.framing()));
             }
         }
     }

@@ -2,32 +2,34 @@ package dev.cim.server.net;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import dev.cim.common.protocol.EnvelopeEncoder;
+import dev.cim.common.protocol.EnvelopeFraming;
 import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.WebSocketFraming;
 import dev.cim.common.protocol.proto.Envelope;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.CorruptedFrameException;
-import io.netty.handler.codec.MessageToMessageCodec;
+import io.netty.handler.codec.MessageToMessageDecoder;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The web port's framing: one {@link Envelope} per WebSocket message, in the form the connection
- * chose when it opened ({@link Form}): Protocol Buffers in binary messages, or proto3's JSON mapping
- * of the same messages in text ones (what the web page speaks). The same checks as on the chat port
- * follow: the protocol version, a message kind, a first message (the login) no longer than the
- * login limit and none longer than the frame limit.
+ * The web port's messages read as Envelopes: one {@link Envelope} per WebSocket message, in the
+ * form the connection chose when it opened ({@link Form}): Protocol Buffers in binary messages, or
+ * proto3's JSON mapping of the same messages in text ones (what the web page speaks). The same
+ * checks as on the chat port follow: the protocol version, a message kind, a first message (the
+ * login) no longer than the login limit and none longer than the frame limit.
  *
  * <p>Messages arrive whole: a {@code WebSocketFrameAggregator} before this one joins the fragments
- * of one, up to the frame limit.
+ * of one, up to the frame limit. Envelopes are written in the same form by an
+ * {@link EnvelopeEncoder} with the form's {@link Form#framing() framing}, batched per pass of the
+ * event loop as on the chat port.
  */
-final class WebSocketEnvelopes extends MessageToMessageCodec<WebSocketFrame, Envelope> {
+final class WebSocketEnvelopes extends MessageToMessageDecoder<WebSocketFrame> {
 
     /** How the messages of a connection are written: chosen by the subprotocol the client asked for. */
     enum Form {
@@ -43,18 +45,29 @@ final class WebSocketEnvelopes extends MessageToMessageCodec<WebSocketFrame, Env
         static Form of(String name) {
             return PROTO_SUBPROTOCOL.equals(name) ? PROTO : JSON;
         }
+
+        /** How the server writes an Envelope in this form: one unmasked message. */
+        EnvelopeFraming framing() {
+            return this == PROTO ? WebSocketFraming.binary(false) : WebSocketFraming.text(Form::json, false);
+        }
+
+        private static String json(Envelope envelope) {
+            try {
+                return JSON_OUT.print(envelope);
+            } catch (InvalidProtocolBufferException e) {
+                throw new IllegalStateException("Envelope " + envelope.getKindCase() + " has no JSON form", e);
+            }
+        }
     }
 
     private static final JsonFormat.Parser JSON_IN = JsonFormat.parser();
     private static final JsonFormat.Printer JSON_OUT = JsonFormat.printer().omittingInsignificantWhitespace();
 
-    private final Form form;
     private final int maxFrameLength;
     private final int maxLoginFrameLength;
     private boolean first = true;
 
-    WebSocketEnvelopes(Form form, int maxFrameLength, int maxLoginFrameLength) {
-        this.form = form;
+    WebSocketEnvelopes(int maxFrameLength, int maxLoginFrameLength) {
         this.maxFrameLength = maxFrameLength;
         this.maxLoginFrameLength = maxLoginFrameLength;
     }
@@ -95,20 +108,5 @@ final class WebSocketEnvelopes extends MessageToMessageCodec<WebSocketFrame, Env
                     + "mapping of cim.proto, as in docs/protocol.md): " + e.getMessage(), e);
         }
         return builder.build();
-    }
-
-    @Override
-    protected void encode(ChannelHandlerContext ctx, Envelope envelope, List<Object> out) throws IOException {
-        if (form == Form.PROTO) {
-            ByteBuf bytes = ctx.alloc().buffer(envelope.getSerializedSize());
-            try (ByteBufOutputStream stream = new ByteBufOutputStream(bytes)) {
-                envelope.writeTo(stream);
-            }
-            out.add(new BinaryWebSocketFrame(bytes));
-        } else {
-            ByteBuf bytes = ctx.alloc().buffer();
-            bytes.writeCharSequence(JSON_OUT.print(envelope), StandardCharsets.UTF_8);
-            out.add(new TextWebSocketFrame(bytes));
-        }
     }
 }
