@@ -4,6 +4,7 @@ import dev.cim.common.net.NettyTransport;
 import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.MessageIds;
+import dev.cim.common.protocol.proto.AccountSettings;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.LoginResult;
 import dev.cim.common.protocol.proto.Scheduled;
@@ -14,9 +15,11 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
@@ -104,6 +107,8 @@ public final class CimClient implements AutoCloseable {
 
     // Confined to the I/O thread.
     private volatile LoginInfo loginInfo;
+    /** The account's time zone as last heard (login, news, this client's own change); null when not set. */
+    private volatile ZoneId zone;
     private boolean started;
     private volatile boolean closed;
     /** Completed when the close has run on the I/O thread; every caller of {@link #close()} waits on it. */
@@ -126,9 +131,7 @@ public final class CimClient implements AutoCloseable {
         this.inbound = new Inbound(b.seenIdsForNewClient(), this::received);
         this.schedule = new ScheduleSync(user, (kind, build) -> request(kind, true, build), clock, b.nearWindow, loop,
                 b.scheduler);
-        this.frames = new ServerFrames(requests, inbound, schedule,
-                change -> safely(() -> listener.onScheduledChange(change)),
-                change -> safely(() -> listener.onGroupChange(change)), MessageIds.prefix(origin));
+        this.frames = new ServerFrames(requests, inbound, schedule, new News(), MessageIds.prefix(origin));
         this.link = new Link(loop, b, origin, new LinkOwner());
         this.outbox = new Outbox(requests, io, link::channel);
         this.groups = new CimGroups(outbox);
@@ -262,6 +265,28 @@ public final class CimClient implements AutoCloseable {
         return request(Pending.Kind.CANCEL, false, rid -> Envelopes.cancel(rid, id));
     }
 
+    /**
+     * Sets the account's time zone, kept by the server: where this user's wall-clock times are read
+     * (recurring rules, times of day) and shown to others as "their" time. The user's other
+     * terminals are told ({@link CimListener#onZoneChanged}).
+     *
+     * @return the zone as the server stored it
+     */
+    public CompletableFuture<ZoneId> setZone(ZoneId zone) {
+        Objects.requireNonNull(zone, "zone");
+        return this.<ZoneId>request(Pending.Kind.SETTINGS, false, id -> Envelopes.setSettings(id,
+                AccountSettings.newBuilder().setZone(zone.getId()).build()))
+                .thenApply(stored -> {
+                    this.zone = stored;
+                    return stored;
+                });
+    }
+
+    /** The account's time zone, as of the last login or change; empty when it has none. */
+    public Optional<ZoneId> zone() {
+        return Optional.ofNullable(zone);
+    }
+
     /** This user's groups: make, join, leave and list them. */
     public CimGroups groups() {
         return groups;
@@ -389,6 +414,7 @@ public final class CimClient implements AutoCloseable {
         @Override
         public void loggedIn(Channel channel, LoginResult result, ServerAddress address) {
             loginInfo = Conversions.loginInfo(result);
+            zone = loginInfo.zone().orElse(null);
             inbound.reset();
             int resent = outbox.resend(channel);
             safely(() -> listener.onConnection(new ConnectionEvent.Connected(address, result.getNodeId(),
@@ -421,6 +447,26 @@ public final class CimClient implements AutoCloseable {
         @Override
         public void event(ConnectionEvent event) {
             safely(() -> listener.onConnection(event));
+        }
+    }
+
+    /** What the server tells that no request asked for, to the listener (a failing listener is logged). */
+    private final class News implements CimListener {
+
+        @Override
+        public void onScheduledChange(ScheduledChange change) {
+            safely(() -> listener.onScheduledChange(change));
+        }
+
+        @Override
+        public void onGroupChange(GroupChange change) {
+            safely(() -> listener.onGroupChange(change));
+        }
+
+        @Override
+        public void onZoneChanged(ZoneId changed) {
+            zone = changed;
+            safely(() -> listener.onZoneChanged(changed));
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.cim.client.core;
 
+import java.time.ZoneId;
+
 /**
  * Hears what a {@link CimClient} receives. Every method has an empty default, so a listener
  * implements only what it needs.
@@ -33,5 +35,9 @@ public interface CimListener {
      * user or on another terminal of this user's.
      */
     default void onGroupChange(GroupChange change) {
+    }
+
+    /** The user's time zone was set on another terminal ({@link CimClient#setZone} on this one). */
+    default void onZoneChanged(ZoneId zone) {
     }
 }

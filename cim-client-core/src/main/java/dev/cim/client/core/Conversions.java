@@ -1,19 +1,20 @@
 package dev.cim.client.core;
 
-import dev.cim.common.protocol.proto.Group;
-import dev.cim.common.protocol.proto.GroupNews;
-import dev.cim.common.protocol.proto.SearchPage;
-
 import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.common.protocol.proto.Group;
+import dev.cim.common.protocol.proto.GroupNews;
 import dev.cim.common.protocol.proto.LoginResult;
 import dev.cim.common.protocol.proto.Receipt;
 import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.SearchPage;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** From the wire to the library's values, in one place. */
 final class Conversions {
@@ -71,7 +72,20 @@ final class Conversions {
         return new LoginInfo(result.getNodeId(), result.getAccountCreated(),
                 Duration.ofMillis(result.getHeartbeatIntervalMillis()),
                 result.getMaxTextLength() > 0 ? result.getMaxTextLength() : ChatRules.MAX_TEXT_LENGTH,
-                Duration.ofMillis(result.getMaxScheduleMillis()), List.copyOf(nodes));
+                Duration.ofMillis(result.getMaxScheduleMillis()), List.copyOf(nodes), result.getMaxScheduled(),
+                result.getMessagesPerSecond(), result.getMessageBurst(), zone(result.getSettings().getZone()));
+    }
+
+    /** A zone as the server names it; empty when none is set or this JVM does not know it. */
+    static Optional<ZoneId> zone(String name) {
+        if (name.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ZoneId.of(name));
+        } catch (java.time.DateTimeException unknown) {
+            return Optional.empty();
+        }
     }
 
     static GroupInfo group(Group group) {

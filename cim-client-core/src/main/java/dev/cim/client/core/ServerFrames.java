@@ -1,12 +1,14 @@
 package dev.cim.client.core;
 
+import dev.cim.common.protocol.proto.AccountSettings;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.GroupReply;
 import dev.cim.common.protocol.proto.Receipts;
 import dev.cim.common.protocol.proto.Scheduled;
+import java.time.ZoneId;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,23 +24,20 @@ final class ServerFrames {
     private final Requests requests;
     private final Inbound inbound;
     private final ScheduleSync schedule;
-    private final Consumer<ScheduledChange> news;
-    private final Consumer<GroupChange> groupNews;
+    private final CimListener news;
     /** What the ids of this client's messages begin with. */
     private final String idPrefix;
 
     /**
-     * @param news      told of a change to a scheduled message that no request of the program asked for
-     *                  (made by another terminal, or sent by the server)
-     * @param groupNews told of a change to one of the user's groups made elsewhere
+     * @param news told of what no request of the program asked for: a change to a scheduled message
+     *             (made by another terminal, or sent by the server), to one of the user's groups, to
+     *             the account's settings; it must not throw
      */
-    ServerFrames(Requests requests, Inbound inbound, ScheduleSync schedule, Consumer<ScheduledChange> news,
-            Consumer<GroupChange> groupNews, String idPrefix) {
+    ServerFrames(Requests requests, Inbound inbound, ScheduleSync schedule, CimListener news, String idPrefix) {
         this.requests = requests;
         this.inbound = inbound;
         this.schedule = schedule;
         this.news = news;
-        this.groupNews = groupNews;
         this.idPrefix = idPrefix;
     }
 
@@ -61,7 +60,8 @@ final class ServerFrames {
             case ONLINE_USERS_REPLY -> part(id, envelope.getOnlineUsersReply().getUserNamesList(),
                     envelope.getOnlineUsersReply().getMore());
             case GROUP_REPLY -> groupReply(id, envelope.getGroupReply());
-            case GROUP_NEWS -> groupNews.accept(Conversions.groupChange(envelope.getGroupNews()));
+            case GROUP_NEWS -> news.onGroupChange(Conversions.groupChange(envelope.getGroupNews()));
+            case SETTINGS -> settings(id, envelope.getSettings());
             case HISTORY_PAGE -> answer(id, Conversions.page(envelope.getHistoryPage()));
             case SEARCH_PAGE -> answer(id, Conversions.search(envelope.getSearchPage()));
             case ERROR -> error(id, envelope.getError());
@@ -104,10 +104,23 @@ final class ServerFrames {
         schedule.changed(kind, scheduled);
         Pending pending = id == 0 ? null : requests.get(id);
         if (pending == null || pending.internal) {
-            news.accept(new ScheduledChange(kind, scheduled, change.getReason()));
+            news.onScheduledChange(new ScheduledChange(kind, scheduled, change.getReason()));
         }
         if (pending != null) {
             answer(id, scheduled);
+        }
+    }
+
+    /** The answer to {@link Pending.Kind#SETTINGS}, or news of a change made on another terminal. */
+    private void settings(long id, AccountSettings settings) {
+        Optional<ZoneId> zone = Conversions.zone(settings.getZone());
+        if (zone.isEmpty()) {
+            return;
+        }
+        if (id != 0 && requests.get(id) != null) {
+            answer(id, zone.get());
+        } else {
+            news.onZoneChanged(zone.get());
         }
     }
 

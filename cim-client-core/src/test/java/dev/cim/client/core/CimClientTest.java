@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import dev.cim.client.core.FakeServer.Connection;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.MessageIds;
+import dev.cim.common.protocol.proto.AccountSettings;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.Envelope.KindCase;
@@ -22,10 +23,12 @@ import dev.cim.testkit.Ports;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -79,12 +82,18 @@ class CimClientTest {
                 .setHeartbeatIntervalMillis(FakeServer.HEARTBEAT_MILLIS)
                 .setMaxTextLength(500)
                 .setMaxScheduleMillis(Duration.ofDays(1).toMillis())
+                .setMaxScheduled(1000)
+                .setMessagesPerSecond(50)
+                .setMessageBurst(200)
+                .setSettings(AccountSettings.newBuilder().setZone("Europe/Berlin"))
                 .addNodes("127.0.0.1:9001")
                 .addNodes("not an address")));
 
         assertThat(connect).succeedsWithin(WAIT).isEqualTo(new LoginInfo("node-a", true,
                 Duration.ofMillis(FakeServer.HEARTBEAT_MILLIS), 500, Duration.ofDays(1),
-                List.of(new ServerAddress("127.0.0.1", 9001))));
+                List.of(new ServerAddress("127.0.0.1", 9001)), 1000, 50, 200,
+                Optional.of(ZoneId.of("Europe/Berlin"))));
+        assertThat(client.zone()).contains(ZoneId.of("Europe/Berlin"));
         assertThat(client.isConnected()).isTrue();
         assertThat(recorder.awaitEvent(ConnectionEvent.Connected.class))
                 .isEqualTo(new ConnectionEvent.Connected(server.address(), "node-a", true, 0));

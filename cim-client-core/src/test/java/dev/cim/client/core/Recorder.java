@@ -3,6 +3,7 @@ package dev.cim.client.core;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -20,6 +21,7 @@ public final class Recorder implements CimListener {
     public final List<ConnectionEvent> events = new CopyOnWriteArrayList<>();
     public final List<ScheduledChange> changes = new CopyOnWriteArrayList<>();
     public final List<GroupChange> groupChanges = new CopyOnWriteArrayList<>();
+    public final List<ZoneId> zones = new CopyOnWriteArrayList<>();
 
     @Override
     public void onMessage(ChatMessage message) {
@@ -40,6 +42,16 @@ public final class Recorder implements CimListener {
     @Override
     public void onGroupChange(GroupChange change) {
         groupChanges.add(change);
+    }
+
+    @Override
+    public void onZoneChanged(ZoneId zone) {
+        zones.add(zone);
+    }
+
+    /** Waits until the account's zone was changed on another terminal to {@code zone}. */
+    public void awaitZone(ZoneId zone) {
+        await("the zone " + zone + " (have " + zones + ")").atMost(WAIT).until(() -> zones.contains(zone));
     }
 
     /** The first change of {@code kind} to group {@code name}, once it has come. */

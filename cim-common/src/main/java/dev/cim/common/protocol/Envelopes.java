@@ -1,5 +1,7 @@
 package dev.cim.common.protocol;
 
+import com.google.protobuf.ByteString;
+import dev.cim.common.protocol.proto.AccountSettings;
 import dev.cim.common.protocol.proto.Ack;
 import dev.cim.common.protocol.proto.Cancel;
 import dev.cim.common.protocol.proto.Chat;
@@ -23,7 +25,6 @@ import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange;
 import dev.cim.common.protocol.proto.ScheduledList;
 import dev.cim.common.protocol.proto.Send;
-import com.google.protobuf.ByteString;
 import java.util.Collection;
 
 /**
@@ -205,6 +206,16 @@ public final class Envelopes {
     /** A change to one of the user's scheduled messages, as built. */
     public static Envelope scheduledChange(long requestId, ScheduledChange change) {
         return builder(requestId).setScheduledChange(change).build();
+    }
+
+    /** Asks to change the account's settings (those set in {@code settings}). */
+    public static Envelope setSettings(long requestId, AccountSettings settings) {
+        return builder(requestId).setSetSettings(settings).build();
+    }
+
+    /** The account's settings: the answer to request {@code requestId}, or news (0). */
+    public static Envelope settings(long requestId, AccountSettings settings) {
+        return builder(requestId).setSettings(settings).build();
     }
 
     /** One frame of a scheduled-messages listing. */

@@ -4,6 +4,7 @@ import dev.cim.common.protocol.UserNames;
 import dev.cim.server.store.AccountStore;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -154,6 +155,21 @@ public final class AccountService {
     /** Those of {@code users} (canonical names) that have an account, asked of the store in one round trip. */
     public Set<String> existing(Collection<String> users) {
         return store.existing(users);
+    }
+
+    /** The time zone each of {@code users} (canonical names) set, for those who set one: one round trip. */
+    public Map<String, String> zones(Collection<String> users) {
+        return store.zones(users);
+    }
+
+    /** The time zone {@code user} (a canonical name) set, or empty. */
+    public Optional<String> zone(String user) {
+        return store.zone(user);
+    }
+
+    /** Sets the time zone of {@code user} (a canonical name with an account), an IANA zone id. */
+    public void setZone(String user, String zone) {
+        store.setZone(user, zone);
     }
 
     private LoginOutcome createOnLogin(String user, String password, String address) {

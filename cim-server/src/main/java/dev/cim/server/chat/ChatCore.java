@@ -14,6 +14,7 @@ import dev.cim.server.chat.platform.Recipients;
 import dev.cim.server.chat.routing.Cluster;
 import dev.cim.server.chat.routing.NodeReceiver;
 import dev.cim.server.chat.routing.Router;
+import dev.cim.server.chat.routing.Terminals;
 import dev.cim.server.chat.schedule.ScheduleSettings;
 import dev.cim.server.chat.schedule.Scheduling;
 import dev.cim.server.chat.session.LocalUsers;
@@ -72,6 +73,7 @@ public final class ChatCore implements AutoCloseable {
     private final Platform platform;
     private final Origins origins;
     private final Scheduling scheduling;
+    private final Terminals terminals;
     private final Groups groups;
     private final NodeReceiver receiver;
     private final Settings settings;
@@ -89,6 +91,7 @@ public final class ChatCore implements AutoCloseable {
         this.users = new LocalUsers();
         Limits limits = settings.limits();
         Cluster cluster = new Cluster(users, stores.presence(), stores.bus(), peers::get);
+        this.terminals = new Terminals(cluster);
         KnownUsers accounts = new KnownUsers(stores.accounts()::existing, KNOWN_USERS);
         this.origins = new Origins(stores.origins(), platform.nanoTime(), settings.originsIdle());
         this.groups = new Groups(stores.groups(), stores.logs(), accounts, cluster, platform, settings.groups());
@@ -102,17 +105,19 @@ public final class ChatCore implements AutoCloseable {
         ChatMetrics metrics = new ChatMetrics(platform.meters(), users, platform.nanoTime());
         Sessions sessions = new Sessions(users, platform.lanes()::of, stores.inbox(), limits.session(), metrics.written(),
                 groups);
-        Logins logins = new Logins(stores.accounts(), stores.presence(), origins, sessions, blocking, metrics,
-                new LoginTerms(settings.heartbeat(), limits.maxTextLength(), scheduling.maxDelay()));
+        AccountSettingsService accountSettings = new AccountSettingsService(stores.accounts(), terminals, blocking);
+        Logins logins = new Logins(stores.accounts(), accountSettings, stores.presence(), origins, sessions, blocking,
+                metrics, new LoginTerms(settings.heartbeat(), limits.maxTextLength(), scheduling.maxDelay(),
+                        settings.scheduling().maxPerUser(), limits.messagesPerSecond(), limits.messageBurst()));
         Sends sends = new Sends(router, sendRate, limits, metrics, platform.clock());
-        this.service = new ChatService(logins, new ChatService.Parts(sends, scheduling, groups, history),
+        this.service = new ChatService(logins, new ChatService.Parts(sends, scheduling, groups, history, accountSettings),
                 stores.presence(), stores.accounts(), blocking, platform.clock());
     }
 
     /** What another node sent that the parts above routing handle. */
     private void fromOtherNode(NodeMessage message) {
         switch (message.getKindCase()) {
-            case NEWS -> scheduling.news(message.getNews());
+            case NEWS -> terminals.fromOtherNode(message.getNews());
             case GROUP_POST -> groups.heard(message.getGroupPost());
             case GROUP_CHANGED -> groups.heard(message.getGroupChanged());
             default -> log.debug("Ignoring a {} from node {}", message.getKindCase(), message.getFromNode());

@@ -44,7 +44,8 @@ public final class ChatService {
     }
 
     /** The parts that serve a logged-in client's requests. */
-    record Parts(Sends sends, ScheduledRequests scheduled, Groups groups, History history) {
+    record Parts(Sends sends, ScheduledRequests scheduled, Groups groups, History history,
+            AccountSettingsService settings) {
     }
 
     private final Logins logins;
@@ -52,6 +53,7 @@ public final class ChatService {
     private final ScheduledRequests scheduled;
     private final Groups groups;
     private final History history;
+    private final AccountSettingsService settings;
     private final PresenceStore presence;
     private final AccountService accounts;
     private final Executor blocking;
@@ -64,6 +66,7 @@ public final class ChatService {
         this.scheduled = parts.scheduled();
         this.groups = parts.groups();
         this.history = parts.history();
+        this.settings = parts.settings();
         this.presence = presence;
         this.accounts = accounts;
         this.blocking = blocking;
@@ -100,6 +103,8 @@ public final class ChatService {
             case ONLINE_USERS_REQUEST -> onlineUsers(connection, id);
             case SCHEDULE -> unlessTooFast(session, id, "not scheduled", () -> scheduled.handle(session, envelope));
             case EDIT, CANCEL, RELEASE, LIST_SCHEDULED -> scheduled.handle(session, envelope);
+            case SET_SETTINGS -> unlessTooFast(session, id, "not changed", () -> settings.set(session, id,
+                    envelope.getSetSettings()));
             case GROUP_REQUEST -> unlessTooFast(session, id, "not done", () -> groups.handle(session, id,
                     envelope.getGroupRequest()));
             case HISTORY_REQUEST -> unlessTooFast(session, id, "not read", () -> history.page(session, id,

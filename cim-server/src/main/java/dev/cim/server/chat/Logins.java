@@ -2,6 +2,7 @@ package dev.cim.server.chat;
 
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.UserNames;
+import dev.cim.common.protocol.proto.AccountSettings;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.Login;
@@ -38,6 +39,7 @@ final class Logins {
     private static final Logger log = LoggerFactory.getLogger(Logins.class);
 
     private final AccountService accounts;
+    private final AccountSettingsService settings;
     private final PresenceStore presence;
     private final Origins origins;
     private final Sessions sessions;
@@ -48,9 +50,10 @@ final class Logins {
     /**
      * @param blocking runs password hashing and the other blocking work of logins
      */
-    Logins(AccountService accounts, PresenceStore presence, Origins origins, Sessions sessions, Executor blocking,
-            ChatMetrics metrics, LoginTerms terms) {
+    Logins(AccountService accounts, AccountSettingsService settings, PresenceStore presence, Origins origins,
+            Sessions sessions, Executor blocking, ChatMetrics metrics, LoginTerms terms) {
         this.accounts = accounts;
+        this.settings = settings;
         this.presence = presence;
         this.origins = origins;
         this.sessions = sessions;
@@ -100,21 +103,23 @@ final class Logins {
         Origin origin;
         List<String> nodes;
         List<String> groups;
+        AccountSettings account;
         try {
             origin = origins.get(user, originId);
             nodes = nodeAddresses();
             groups = sessions.groupsLoggingIn(user);
+            account = settings.of(user);
         } catch (RuntimeException e) {
             log.error("Login of {} failed: {}", user, e.toString());
             connection.owner().execute(() -> refuse(connection, listener, user,
                     StoreFullException.describe(e) + "; try again", 0));
             return;
         }
-        connection.owner().execute(() -> open(connection, listener, accepted, origin, nodes, groups));
+        connection.owner().execute(() -> open(connection, listener, accepted, origin, nodes, groups, account));
     }
 
     private void open(Connection connection, ChatService.LoginListener listener, LoginOutcome.Accepted accepted,
-            Origin origin, List<String> nodes, List<String> groups) {
+            Origin origin, List<String> nodes, List<String> groups, AccountSettings account) {
         if (!connection.isOpen()) {
             return;
         }
@@ -131,6 +136,10 @@ final class Logins {
                 .setHeartbeatIntervalMillis(terms.heartbeat().toMillis())
                 .setMaxTextLength(terms.maxTextLength())
                 .setMaxScheduleMillis(terms.maxDelay().toMillis())
+                .setMaxScheduled(terms.maxScheduled())
+                .setMessagesPerSecond(terms.messagesPerSecond())
+                .setMessageBurst(terms.messageBurst())
+                .setSettings(account)
                 .addAllNodes(nodes));
         metrics.loggedIn(created);
         log.info("{} logged in{}", session, created ? ", account created" : "");

@@ -1,10 +1,13 @@
 package dev.cim.server.redis;
 
 import dev.cim.server.store.AccountStore;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.springframework.data.redis.core.RedisCallback;
@@ -24,6 +27,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 public final class RedisAccountStore implements AccountStore {
 
     private static final String HASH = "hash";
+    private static final String ZONE = "zone";
 
     /** KEYS[1] tokens; ARGV: token hash, expiry ms, most kept. Keeps the tokens that expire last. */
     private static final LuaScript ADD_TOKEN = new LuaScript("add-token", """
@@ -147,5 +151,33 @@ public final class RedisAccountStore implements AccountStore {
     public boolean revokeToken(String user, String tokenHash) {
         Long removed = redis.opsForHash().delete(RedisKeys.tokens(user), tokenHash);
         return removed != null && removed > 0;
+    }
+
+    @Override
+    public Map<String, String> zones(Collection<String> users) {
+        List<String> asked = List.copyOf(users);
+        byte[] field = RedisBytes.of(ZONE);
+        // One HGET per name, pipelined: each account on its own slot, so valid on a cluster too.
+        List<Object> answers = redis.executePipelined((RedisCallback<Object>) c -> {
+            for (String user : asked) {
+                c.hashCommands().hGet(RedisBytes.of(RedisKeys.account(user)), field);
+            }
+            return null;
+        });
+        Map<String, String> zones = new HashMap<>();
+        for (int i = 0; i < asked.size(); i++) {
+            Object zone = answers.get(i);
+            if (zone instanceof byte[] bytes) {
+                zones.put(asked.get(i), new String(bytes, StandardCharsets.UTF_8));
+            } else if (zone instanceof String text) {
+                zones.put(asked.get(i), text);
+            }
+        }
+        return zones;
+    }
+
+    @Override
+    public void setZone(String user, String zone) {
+        redis.opsForHash().put(RedisKeys.account(user), ZONE, zone);
     }
 }

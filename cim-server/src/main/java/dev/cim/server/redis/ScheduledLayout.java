@@ -81,28 +81,38 @@ final class ScheduledLayout {
      * a field added to {@link Scheduled} must be added here (ScheduledLayoutTest fails until it is).
      */
     static byte[] draft(Scheduled draft) {
-        return Scheduled.newBuilder()
+        Scheduled.Builder body = Scheduled.newBuilder()
                 .setRecipient(draft.getRecipient())
                 .setText(draft.getText())
                 .setRequestedMillis(draft.getRequestedMillis())
-                .build().toByteArray();
+                .setOccurrence(draft.getOccurrence())
+                .setSeriesStartMillis(draft.getSeriesStartMillis());
+        if (draft.hasTiming()) {
+            body.setTiming(draft.getTiming());
+        }
+        return body.build().toByteArray();
     }
 
     /** {@code draft} with {@code number}, as registered. */
     static Scheduled numbered(Scheduled draft, long number) {
-        return Scheduled.newBuilder()
+        Scheduled.Builder numbered = Scheduled.newBuilder()
                 .setId(draft.getId())
                 .setNumber(number)
                 .setRecipient(draft.getRecipient())
                 .setText(draft.getText())
                 .setDueAtMillis(draft.getDueAtMillis())
                 .setRequestedMillis(draft.getRequestedMillis())
-                .build();
+                .setOccurrence(draft.getOccurrence())
+                .setSeriesStartMillis(draft.getSeriesStartMillis());
+        if (draft.hasTiming()) {
+            numbered.setTiming(draft.getTiming());
+        }
+        return numbered.build();
     }
 
     /** The body of {@code message}. */
     static byte[] body(Scheduled message) {
-        return message.toBuilder().clearId().clearDueAtMillis().build().toByteArray();
+        return message.toBuilder().clearId().clearDueAtMillis().clearRecipientZone().build().toByteArray();
     }
 
     /** Message {@code id}, due at {@code dueAtMillis}, from its body. */

@@ -3,6 +3,8 @@ package dev.cim.server.store;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -68,4 +70,18 @@ public interface AccountStore {
 
     /** Revokes the session token of {@code user} whose hash is {@code tokenHash}; false when it had none such. */
     boolean revokeToken(String user, String tokenHash);
+
+    /**
+     * The time zone each of {@code users} set ({@code AccountSettings.zone}), for those who set one
+     * and have an account.
+     */
+    Map<String, String> zones(Collection<String> users);
+
+    /** The time zone {@code user} set, or empty. */
+    default Optional<String> zone(String user) {
+        return Optional.ofNullable(zones(List.of(user)).get(user));
+    }
+
+    /** Sets the time zone of {@code user}, an existing account (an IANA zone id, checked by the caller). */
+    void setZone(String user, String zone);
 }

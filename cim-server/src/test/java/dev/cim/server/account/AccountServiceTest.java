@@ -52,7 +52,24 @@ class AccountServiceTest {
         final Map<String, String> hashes = new ConcurrentHashMap<>();
         final Map<String, String> owners = new ConcurrentHashMap<>();
         final Map<String, Map<String, Instant>> tokens = new ConcurrentHashMap<>();
+        final Map<String, String> zones = new ConcurrentHashMap<>();
         int passwordReads;
+
+        @Override
+        public Map<String, String> zones(java.util.Collection<String> users) {
+            Map<String, String> found = new java.util.HashMap<>();
+            users.forEach(user -> {
+                if (zones.containsKey(user)) {
+                    found.put(user, zones.get(user));
+                }
+            });
+            return found;
+        }
+
+        @Override
+        public void setZone(String user, String zone) {
+            zones.put(user, zone);
+        }
 
         @Override
         public Optional<String> passwordHash(String user) {

@@ -1,14 +1,11 @@
 package dev.cim.server.chat.schedule;
 
 import dev.cim.common.protocol.Envelopes;
-import dev.cim.common.protocol.proto.Envelope;
-import dev.cim.common.protocol.proto.NodeMessage;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange;
-import dev.cim.server.chat.routing.Cluster;
+import dev.cim.server.chat.routing.Terminals;
 import dev.cim.server.chat.session.Replies;
 import dev.cim.server.chat.session.Session;
-import dev.cim.server.chat.session.UserEntry;
 import java.util.function.Supplier;
 
 /**
@@ -19,10 +16,10 @@ import java.util.function.Supplier;
  */
 final class ScheduleNews {
 
-    private final Cluster cluster;
+    private final Terminals terminals;
 
-    ScheduleNews(Cluster cluster) {
-        this.cluster = cluster;
+    ScheduleNews(Terminals terminals) {
+        this.terminals = terminals;
     }
 
     /** Answers {@code session}'s request {@code requestId} and tells the user's other terminals. */
@@ -43,36 +40,7 @@ final class ScheduleNews {
      * nodes, about {@code change}.
      */
     void tell(Replies replies, String user, Session except, Supplier<ScheduledChange> change) {
-        ScheduledChange news = null;
-        UserEntry entry = cluster.here(user);
-        if (entry != null) {
-            Envelope envelope = null;
-            for (Session other : entry.sessions()) {
-                if (other != except) {
-                    if (envelope == null) {
-                        news = change.get();
-                        envelope = Envelopes.scheduledChange(0, news);
-                    }
-                    replies.add(other, envelope);
-                }
-            }
-        }
-        if (!cluster.alone()) { // a lone node: nobody else to tell, and the change is not even built
-            cluster.tellOtherNodesOf(user, NodeMessage.newBuilder().setNews(NodeMessage.UserNews.newBuilder()
-                    .setUser(user).setChange(news != null ? news : change.get())), "about a scheduled message");
-        }
-    }
-
-    /** News from another node, for this node's sessions of the user. */
-    void fromOtherNode(NodeMessage.UserNews news) {
-        Replies replies = new Replies();
-        UserEntry entry = cluster.here(news.getUser());
-        if (entry != null) {
-            Envelope built = Envelopes.scheduledChange(0, news.getChange());
-            for (Session session : entry.sessions()) {
-                replies.add(session, built);
-            }
-        }
-        replies.send();
+        terminals.tell(replies, user, except, () -> Envelopes.scheduledChange(0, change.get()),
+                "about a scheduled message");
     }
 }

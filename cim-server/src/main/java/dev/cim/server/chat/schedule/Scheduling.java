@@ -5,7 +5,6 @@ import dev.cim.common.protocol.MessageIds;
 import dev.cim.common.protocol.UserNames;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
-import dev.cim.common.protocol.proto.NodeMessage;
 import dev.cim.common.protocol.proto.Schedule;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.server.chat.platform.Periodic;
@@ -13,6 +12,7 @@ import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.platform.Recipients;
 import dev.cim.server.chat.routing.Cluster;
 import dev.cim.server.chat.routing.Router;
+import dev.cim.server.chat.routing.Terminals;
 import dev.cim.server.chat.session.Session;
 import dev.cim.server.store.ScheduledStore;
 import java.time.Duration;
@@ -83,7 +83,7 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
         this.settings = settings;
         this.clock = platform.clock();
         this.checks = new ScheduleChecks(platform.clock(), settings.maxDelay(), maxTextLength);
-        this.news = new ScheduleNews(cluster);
+        this.news = new ScheduleNews(new Terminals(cluster));
         // The timers tell the claims (through this::due, called only once a job fires), which hold
         // messages on the timers.
         this.timers = new ServerTimers(platform.wheel(), platform.clock(), settings, cluster, this::due);
@@ -158,11 +158,6 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
                 .setDueAtMillis(Math.max(now, schedule.getDueAtMillis()))
                 .setRequestedMillis(Math.max(0, schedule.getRequestedMillis()))
                 .build());
-    }
-
-    /** News from another node about a user's scheduled messages, for this node's sessions of the user. */
-    public void news(NodeMessage.UserNews news) {
-        this.news.fromOtherNode(news);
     }
 
     private void due(String user, Scheduled message) {
