@@ -217,6 +217,107 @@ class WebPageEndToEndIT {
         assertThat(read).containsExactlyInAnyOrderEntriesOf(expected);
     }
 
+    @Test
+    void theConnection_resendsInOrderUnderTheFirstIds_acknowledgesDeliveries_dropsRepeats_andLogsOut() {
+        page.open(pageUrl());
+        // protocol.js in the browser, on a socket of the test's own: what it writes, step by step.
+        @SuppressWarnings("unchecked")
+        List<String> steps = (List<String>) page.asyncScript("""
+                const done = arguments[arguments.length - 1];
+                import('/protocol.js').then(({ Connection }) => {
+                    const log = [];
+                    const sockets = [];
+                    class Socket {
+                        constructor(url, protocol) { this.readyState = 0; this.sent = []; sockets.push(this); log.push('open ' + protocol); }
+                        send(text) { this.sent.push(JSON.parse(text)); }
+                        close() { this.readyState = 3; this.onclose({ code: 1006 }); }
+                        accept() { this.readyState = 1; this.onopen(); }
+                        receive(envelope) { this.onmessage({ data: JSON.stringify({ version: 4, ...envelope }) }); }
+                        written() { const all = this.sent.map(describe); this.sent = []; return all.join(', '); }
+                    }
+                    const describe = (e) => Object.keys(e).filter((k) => k !== 'version' && k !== 'requestId')
+                        .map((k) => k + (e.requestId ? '#' + e.requestId : '') + ' ' + JSON.stringify(e[k])).join();
+                    let queued = [];
+                    let timerIds = 0;
+                    const timers = {
+                        setTimeout: (fn, ms) => { queued.push({ fn, ms, id: ++timerIds }); return timerIds; },
+                        clearTimeout: (id) => { queued = queued.filter((t) => t.id !== id); },
+                        setInterval: () => 0, clearInterval: () => { },
+                    };
+                    const flush = () => { const due = queued; queued = []; due.forEach((t) => t.fn()); return due.map((t) => t.ms); };
+                    const listener = {
+                        state: (s) => log.push('state ' + s.name + (s.reason ? ' (' + s.reason + ')' : '')),
+                        loggedIn: (r, resent) => log.push('logged in, resent ' + resent),
+                        delivery: (chat) => log.push('shown ' + chat.id),
+                        scheduledChange: () => { }, groupNews: () => { }, notice: (t) => log.push('notice ' + t),
+                    };
+                    const c = new Connection({ url: 'ws://test/ws', listener, openSocket: (u, p) => new Socket(u, p),
+                        timers, now: () => 1000, random: () => 0.5, origin: 0x1234n });
+                    c.start('alice', 'pw');
+                    const first = c.request('send', { recipient: 'bob', text: 'one' });
+                    const second = c.request('schedule', { recipient: 'zed', text: 'two', dueAtMillis: '9000' });
+                    first.answer.then((r) => log.push('answered 1: ' + r.outcome));
+                    second.answer.catch((e) => log.push('refused 2: ' + e.code + ' ' + e.message));
+                    log.push('id of 1: ' + c.messageId(first.id));
+                    const s1 = sockets[0];
+                    s1.accept();
+                    log.push('wrote ' + s1.written());
+                    s1.receive({ loginResult: { ok: true, sessionToken: 'T', heartbeatIntervalMillis: '15000' } });
+                    log.push('wrote ' + s1.written());
+                    s1.receive({ receipts: { requestIds: ['1'], sessions: [1] } });
+                    for (const id of ['b-1', 'b-1', 'b-2']) {
+                        s1.receive({ delivery: { chat: { id, sender: 'bob', recipient: 'alice', text: 'x' } } });
+                    }
+                    flush();
+                    log.push('wrote ' + s1.written());
+                    s1.close();
+                    log.push('waits ' + flush().join());
+                    const s2 = sockets[1];
+                    s2.accept();
+                    log.push('wrote ' + s2.written());
+                    s2.receive({ loginResult: { ok: true } });
+                    log.push('wrote ' + s2.written());
+                    s2.receive({ delivery: { chat: { id: 'b-2', sender: 'bob', recipient: 'alice', text: 'x' } } });
+                    flush();
+                    log.push('wrote ' + s2.written());
+                    s2.receive({ requestId: '2', error: { code: 'UNKNOWN_USER', message: 'no user zed' } });
+                    c.logout();
+                    log.push('wrote ' + s2.written());
+                    s2.receive({ error: { code: 'NOT_LOGGED_IN', message: 'logged out', closing: true } });
+                    s2.close();
+                    log.push('sockets ' + sockets.length + ', timers ' + flush().length);
+                    setTimeout(() => done(log), 0);
+                }, (e) => done(['failed: ' + e]));
+                """);
+
+        assertThat(steps).containsExactly(
+                "state connecting",
+                "open cim.json",
+                "id of 1: 0000000000001234-1",
+                "wrote login {\"userName\":\"alice\",\"password\":\"pw\",\"token\":\"\",\"origin\":\"4660\"}",
+                "state online",
+                "logged in, resent 2",
+                "wrote send#1 {\"recipient\":\"bob\",\"text\":\"one\"}, schedule#2 {\"recipient\":\"zed\",\"text\":\"two\",\"dueAtMillis\":\"9000\"}",
+                "shown b-1",
+                "shown b-2",
+                "wrote ack {\"received\":\"3\"}",
+                "state reconnecting (lost the connection)",
+                "state connecting",
+                "open cim.json",
+                "waits 375",
+                "wrote login {\"userName\":\"alice\",\"password\":\"\",\"token\":\"T\",\"origin\":\"4660\"}",
+                "state online",
+                "logged in, resent 1",
+                "wrote schedule#2 {\"recipient\":\"zed\",\"text\":\"two\",\"dueAtMillis\":\"9000\"}",
+                "wrote ack {\"received\":\"1\"}",
+                "state logging-out",
+                "wrote logout {}",
+                "state logged-out (the server said: logged out)",
+                "sockets 2, timers 0",
+                "answered 1: DELIVERED",
+                "refused 2: UNKNOWN_USER no user zed");
+    }
+
     private void awaitState(WebElement message, String state) {
         page.until("the message " + state, d -> state.equals(message.getDomAttribute("data-state")));
     }
