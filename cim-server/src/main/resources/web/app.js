@@ -54,7 +54,7 @@ $("login-form").addEventListener("submit", (event) => {
     $("login-error").textContent = "logging in ...";
     if (!connection || connection.user.toLowerCase() !== user.toLowerCase()
             || connection.state.name === "logged-out" || connection.state.name === "logging-out") {
-        connection = new Connection({ url: socketUrl(), listener });
+        connection = new Connection({ url: socketUrl(), listener, timers: connectionTimers() });
     }
     connection.start(user, password);
 });
@@ -68,6 +68,42 @@ $("logout").addEventListener("click", () => {
         // storage refused: nothing was kept
     }
 });
+
+/**
+ * The connection's timers: the page's own, but intervals (the heartbeat) tick from a worker
+ * (heartbeat.js), which a hidden tab does not slow down to once a minute; the page's own when
+ * there is no worker.
+ */
+function connectionTimers() {
+    let worker;
+    try {
+        worker = new Worker("/heartbeat.js");
+    } catch (e) {
+        return globalThis;
+    }
+    const intervals = new Map();
+    let last = 0;
+    worker.onmessage = (event) => {
+        const tick = intervals.get(event.data);
+        if (tick) {
+            tick();
+        }
+    };
+    return {
+        setTimeout: (fn, ms) => setTimeout(fn, ms),
+        clearTimeout: (id) => clearTimeout(id),
+        setInterval: (fn, ms) => {
+            intervals.set(++last, fn);
+            worker.postMessage({ id: last, ms });
+            return last;
+        },
+        clearInterval: (id) => {
+            if (intervals.delete(id)) {
+                worker.postMessage({ id, ms: 0 });
+            }
+        },
+    };
+}
 
 function socketUrl() {
     return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
@@ -114,6 +150,8 @@ const listener = {
             startSession(result);
         }
         session.info = result;
+        session.logins++;
+        $("connection").dataset.logins = String(session.logins); // for a test: a reconnection shows
         $("login-error").textContent = "";
         $("login-view").hidden = true;
         $("chat-view").hidden = false;
@@ -214,7 +252,7 @@ function startSession(result) {
         me, info: result, chats: new Chats(me), scheduled: new ScheduledMessages(), open: EVERYONE,
         restoredConversation: typeof saved.open === "string" ? saved.open : EVERYONE,
         known, groups: [], online: [], releases: new Map(), lastHistory: null, lastSearch: null,
-        timers: [],
+        timers: [], logins: 0,
     };
     known.forEach((key) => session.chats.ensure(key));
     // The connection state counts down while reconnecting; who is online changes by itself.

@@ -1,6 +1,7 @@
 package dev.cim.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.cim.e2e.JavaProcess.Line;
 import java.nio.file.Path;
@@ -26,8 +27,11 @@ class WebPageEndToEndIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final Path SHOTS = Path.of("target", "web");
 
+    /** The server closes a connection that sent nothing for this long: the page's heartbeat must keep it. */
+    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(6);
+
     @RegisterExtension
-    static final CimSystem cim = new CimSystem();
+    static final CimSystem cim = new CimSystem().withServerArgs("--cim.server.idle-timeout=" + IDLE_TIMEOUT.toSeconds() + "s");
 
     private WebPage page;
 
@@ -66,6 +70,12 @@ class WebPageEndToEndIT {
         assertThat(page.message("hello alice, from the console").findElement(By.cssSelector(".who")).getText())
                 .isEqualTo("bob to you");
         page.until("the unread count cleared", d -> !page.element("[data-conversation='@bob'] [data-test=unread]").isDisplayed());
+
+        // Quiet for longer than the server's idle timeout: the heartbeat keeps the same connection.
+        String logins = page.element("#connection").getDomAttribute("data-logins");
+        await().pollInSameThread().during(IDLE_TIMEOUT.plusSeconds(2)).atMost(IDLE_TIMEOUT.plusSeconds(6)).until(() ->
+                "online".equals(page.element("#connection").getDomAttribute("data-state"))
+                        && logins.equals(page.element("#connection").getDomAttribute("data-logins")));
 
         // A delayed message received is marked as such.
         bob.type(":delay @alice a delayed hello 1");
