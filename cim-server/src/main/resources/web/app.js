@@ -343,6 +343,14 @@ for (const button of document.querySelectorAll("#tabs button")) {
     });
 }
 
+// What arrived in the open conversation while the tab was hidden was counted: now it is read.
+document.addEventListener("visibilitychange", () => {
+    if (session && !document.hidden) {
+        session.chats.ensure(session.open).unread = 0;
+        queueRender();
+    }
+});
+
 $("reconnect-now").addEventListener("click", () => connection && connection.retryNow());
 $("online-refresh").addEventListener("click", () => refreshOnline());
 

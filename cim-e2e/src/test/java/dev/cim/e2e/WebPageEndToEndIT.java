@@ -30,8 +30,16 @@ class WebPageEndToEndIT {
     /** The server closes a connection that sent nothing for this long: the page's heartbeat must keep it. */
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(6);
 
+    /**
+     * The server's delay wheel waits at a stop for what is due within this: by default 30 s, during
+     * which the server's own sweep ("forget idle send rates", every minute) is often due, so that a
+     * SIGTERM took 25 s and more to end a server with no message pending.
+     */
+    private static final String DRAIN = "--cim.wheel.drain-timeout=2s";
+
     @RegisterExtension
-    static final CimSystem cim = new CimSystem().withServerArgs("--cim.server.idle-timeout=" + IDLE_TIMEOUT.toSeconds() + "s");
+    static final CimSystem cim = new CimSystem()
+            .withServerArgs("--cim.server.idle-timeout=" + IDLE_TIMEOUT.toSeconds() + "s", DRAIN);
 
     private WebPage page;
 
@@ -153,6 +161,19 @@ class WebPageEndToEndIT {
         page.message("hello bob, from the page");
         page.message("hello alice, from the console");
         page.until("bob in the list of who is online", d -> page.element("#online").getText().contains("bob"));
+
+        // A group in the conversation list, and a message scheduled for it with :at.
+        page.type(":create #team bob");
+        page.until("#team open, and in the conversation list", d -> page.element("#conversation-title").getText()
+                .equals("#team") && page.element("[data-conversation='#team']").getText().startsWith("#team (2)"));
+        page.element("[data-conversation='@bob']").click();
+        bob.type("#team standup at nine tomorrow");
+        page.until("#team's message counted unread", d -> page.element("[data-conversation='#team'] [data-test=unread]")
+                .getText().equals("1"));
+        page.type(":at tomorrow 9:00 #team standup notes");
+        WebElement standup = page.scheduled("standup notes");
+        assertThat(standup.findElement(By.cssSelector(".recipient")).getText()).isEqualTo("to #team");
+        assertThat(standup.findElement(By.cssSelector("[data-test=due]")).getText()).endsWith(" 09:00");
 
         page.screenshot(SHOTS.resolve("web-page.png"));
         page.resize(390, 844);
