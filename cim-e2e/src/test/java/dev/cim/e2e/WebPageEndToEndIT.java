@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -121,6 +122,21 @@ class WebPageEndToEndIT {
         assertThat(count(bob.transcript(), "first scheduled")).as("times bob shows the first").isEqualTo(1);
         assertThat(bob.transcript()).doesNotContain("second scheduled");
 
+        // The panel is kept live: what alice's console schedules, edits and cancels shows at once.
+        JavaProcess aliceConsole = cim.client("alice");
+        aliceConsole.type(":delay @bob from the console 1h");
+        String scheduledLine = aliceConsole.await("will be sent at", WAIT).text();
+        Matcher number = Pattern.compile("scheduled message #(\\d+) ").matcher(scheduledLine);
+        assertThat(number.find()).as("a number in '%s'", scheduledLine).isTrue();
+        WebElement fromConsole = page.scheduled("from the console");
+        assertThat(fromConsole.getDomAttribute("data-number")).isEqualTo(number.group(1));
+        aliceConsole.type(":edit " + number.group(1) + " edited on the console");
+        page.scheduled("edited on the console");
+        aliceConsole.type(":cancel " + number.group(1));
+        page.until("the console's message gone from the panel", d -> page.elements("#scheduled [data-test=scheduled]").isEmpty());
+        aliceConsole.type(":q");
+        assertThat(aliceConsole.awaitExit(WAIT)).isZero();
+
         // Hostile text, each way: shown as text, never obeyed as markup or as a terminal's escapes.
         String hostile = "<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\"> \u001b[31mred\u001b[0m";
         bob.type("@alice from bob " + hostile);
@@ -177,7 +193,12 @@ class WebPageEndToEndIT {
 
         page.screenshot(SHOTS.resolve("web-page.png"));
         page.resize(390, 844);
+        page.until("one pane at a time on a phone", d -> page.element("#tabs").isDisplayed()
+                && page.element("#conversation").isDisplayed() && !page.element("#sidebar").isDisplayed());
         page.screenshot(SHOTS.resolve("web-page-phone.png"));
+        page.element("#tabs [data-show=scheduled]").click();
+        assertThat(page.element("#scheduled-panel").isDisplayed()).isTrue();
+        assertThat(page.element("#conversation").isDisplayed()).isFalse();
         page.resize(1280, 900);
 
         // Log out: the server ends the session, and the page asks for the password.
