@@ -13,22 +13,19 @@
  *              counts; who is online; the open conversation, whose recent history is read when it
  *              opens; the scheduled messages, kept live by the server's news, with edit,
  *              reschedule and cancel.
- *   releases   a scheduled message of the user's due within the next minutes has a timer here
- *              that asks the server to send it at its time (the server sends it anyway, a little
- *              later, if no terminal of the user does: this is for precision, as in the console).
+ *   commands   carried out by actions.js, which says their outcome through say() and problem().
  *
  * Which conversation is open, and which ones the user has, is kept in sessionStorage (names only,
  * no token, no message), so a reloaded page opens where it was and draws its history again.
  */
 
 import { Connection } from "./protocol.js";
-import { parse, CommandError, HELP, conversationOf, userNameProblem } from "./commands.js";
+import { parse, CommandError, userNameProblem } from "./commands.js";
 import { Chats, ScheduledMessages, EVERYONE } from "./chats.js";
+import { createActions } from "./actions.js";
 import * as view from "./view.js";
 import { when, roundedDelay, inertLine, count, pickerValue } from "./text.js";
 
-/** Scheduled messages due within this get a release timer on the page. */
-const RELEASE_WINDOW_MILLIS = 10 * 60_000;
 const HISTORY_PAGE = 20;
 
 const $ = (id) => document.getElementById(id);
@@ -38,6 +35,18 @@ let session = null;
 /** The connection, kept across a refusal (its unanswered requests wait for the next login). */
 let connection = null;
 let renderQueued = false;
+
+const actions = createActions({
+    get session() {
+        return session;
+    },
+    get connection() {
+        return connection;
+    },
+    say, problem, changed: queueRender, open, history,
+    logout: () => $("logout").click(),
+});
+const { run, scheduledActions, refreshScheduled, refreshGroups, refreshOnline, armReleases } = actions;
 
 // Logging in and out.
 
@@ -421,311 +430,6 @@ function context() {
         maxDelayMillis: Number(session.info.maxScheduleMillis || 400 * 86_400_000),
         maxTextLength: Number(session.info.maxTextLength || 4000),
     };
-}
-
-/** Carries out a command of the input box. */
-function run(command) {
-    switch (command.kind) {
-        case "nothing": return;
-        case "send": return send(command.to, command.text);
-        case "delay": return schedule(command.to, command.text, Date.now() + command.delayMillis, command.delayMillis);
-        case "at": return schedule(command.to, command.text, command.dueAtMillis, Math.max(0, command.dueAtMillis - Date.now()));
-        case "delays": return listScheduled();
-        case "cancel": return byNumber(command.number, (m) => cancel(m).then(
-            () => say(["cancelled scheduled message #" + command.number]),
-            (e) => problem("cancel #" + command.number + ": " + e.message)));
-        case "edit": return byNumber(command.number, (m) => edit(m, command.text).then(
-            (edited) => say(["scheduled message #" + command.number + " now says: " + edited.text]),
-            (e) => problem("edit #" + command.number + ": " + e.message)));
-        case "move": return byNumber(command.number, (m) => {
-            const due = command.dueAtMillis ?? Date.now() + command.delayMillis;
-            return reschedule(m, due).then(
-                (moved) => say(["scheduled message #" + command.number + " will be sent at " + when(moved.dueAt)]),
-                (e) => problem("move #" + command.number + ": " + e.message));
-        });
-        case "create": return group({ create: { name: command.group, open: command.open, members: command.members } },
-            "create #" + command.group, (g) => "made #" + g.name + (g.open ? " (open)" : "") + " with "
-                + count(g.memberCount || 0, "member"), "#" + command.group);
-        case "invite": return group({ invite: { name: command.group, users: command.users } }, "invite to #" + command.group,
-            (g) => "#" + g.name + " has " + count(g.memberCount || 0, "member") + " now");
-        case "kick": return group({ kick: { name: command.group, users: command.users } }, "kick from #" + command.group,
-            (g) => "#" + g.name + " has " + count(g.memberCount || 0, "member") + " now");
-        case "join": return group({ join: command.group }, "join #" + command.group,
-            (g) => "you joined #" + g.name + " (" + count(g.memberCount || 0, "member") + ")", "#" + command.group);
-        case "leave": return group({ leave: command.group }, "leave #" + command.group, () => "you left #" + command.group);
-        case "groups": return listGroups();
-        case "members": return members(command.group);
-        case "history": return historyCommand(command);
-        case "search": return search(command);
-        case "olu": return refreshOnline(true);
-        case "help": return say(HELP);
-        case "logout": return $("logout").click();
-        default: return problem("cannot do " + command.kind + " here");
-    }
-}
-
-function send(to, text) {
-    const key = conversationOf(to);
-    const { id, answer } = connection.request("send", { recipient: to, text });
-    const message = session.chats.addOwn(key, connection.messageId(id), to, text, Date.now());
-    if (key !== EVERYONE) {
-        session.known.add(key);
-    }
-    if (session.open !== key) {
-        open(key);
-    }
-    answer.then((receipt) => {
-        const outcomes = { DELIVERED: "delivered", STORED: "stored", POSTED: "posted", HANDLED_EARLIER: "delivered" };
-        message.state = outcomes[receipt.outcome] || "delivered";
-        if (receipt.outcome === "STORED" && !to.startsWith("#")) {
-            say([(receipt.storedFor || to) + " is offline: the message waits in their inbox for their next login"]);
-        }
-        queueRender();
-    }, (e) => {
-        message.state = "refused";
-        message.reason = e.message;
-        if (e.code !== "CLOSED") {
-            problem(e.message.startsWith("not sent") ? e.message : "not sent: " + e.message);
-        }
-        queueRender();
-    });
-    queueRender();
-}
-
-function schedule(to, text, dueAt, requested) {
-    const { answer } = connection.request("schedule", {
-        recipient: to, text, dueAtMillis: String(dueAt), requestedMillis: String(Math.max(0, Math.round(requested))),
-    });
-    if (connection.state.name !== "online") {
-        say(["(not connected: this is done when the connection is back)"]);
-    }
-    answer.then((change) => {
-        const m = change.message || {};
-        const due = Number(m.dueAtMillis || dueAt);
-        say(["scheduled message #" + m.number + " to " + m.recipient + " will be sent at " + when(due) + " (in "
-            + roundedDelay(due - Date.now()) + "); it is kept by the server"]);
-    }, (e) => problem(e.message.startsWith("not scheduled") ? e.message : "not scheduled: " + e.message));
-}
-
-function cancel(message) {
-    return connection.request("cancel", { id: message.id }).answer;
-}
-
-function edit(message, text) {
-    if (!text.trim()) {
-        return Promise.reject(new Error("the text is missing"));
-    }
-    if (text.length > Number(session.info.maxTextLength || 4000)) {
-        return Promise.reject(new Error("the message is " + text.length + " characters long; the maximum is "
-            + session.info.maxTextLength));
-    }
-    return connection.request("edit", { id: message.id, text }).answer.then((change) => session.scheduled.change(change));
-}
-
-function reschedule(message, dueAt) {
-    const now = Date.now();
-    if (dueAt <= now) {
-        return Promise.reject(new Error("that time has passed (pick a time to come)"));
-    }
-    return connection.request("edit", {
-        id: message.id, dueAtMillis: String(dueAt), requestedMillis: String(dueAt - now),
-    }).answer.then((change) => session.scheduled.change(change));
-}
-
-/** The panel's buttons. */
-const scheduledActions = { cancel, edit, reschedule };
-
-function byNumber(number, action) {
-    const message = session.scheduled.byNumber(number);
-    if (!message) {
-        problem("no scheduled message #" + number + " (sent or cancelled already? :delays lists them)");
-        return;
-    }
-    action(message);
-}
-
-function refreshScheduled() {
-    return connection.request("listScheduled", { dueBeforeMillis: "0" }).answer.then((frames) => {
-        session.scheduled.reset(frames.flatMap((f) => f.messages || []));
-        armReleases();
-        queueRender();
-        return session.scheduled.ordered();
-    }, (e) => {
-        if (e.code !== "CLOSED") {
-            problem("cannot list the scheduled messages: " + e.message);
-        }
-        return null;
-    });
-}
-
-function listScheduled() {
-    refreshScheduled().then((messages) => {
-        if (messages === null) {
-            return;
-        }
-        if (messages.length === 0) {
-            say(["no scheduled messages"]);
-            return;
-        }
-        say([count(messages.length, "scheduled message") + ":"].concat(messages.map((m) =>
-            "  #" + m.number + "  " + when(m.dueAt) + "  to " + m.recipient + "  " + m.text)));
-    });
-}
-
-/**
- * Holds a timer for each scheduled message due within the window, which asks the server to send it
- * at its time; drops the timers of messages no longer scheduled or moved.
- */
-function armReleases() {
-    if (!session) {
-        return;
-    }
-    const now = Date.now();
-    const wanted = new Map(session.scheduled.ordered().filter((m) => m.dueAt - now <= RELEASE_WINDOW_MILLIS)
-        .map((m) => [m.id, m]));
-    for (const [id, release] of session.releases) {
-        const m = wanted.get(id);
-        if (!m || m.dueAt !== release.dueAt) {
-            clearTimeout(release.timer);
-            session.releases.delete(id);
-        }
-    }
-    for (const m of wanted.values()) {
-        if (!session.releases.has(m.id)) {
-            const timer = setTimeout(() => {
-                session.releases.delete(m.id);
-                // Sent already by the server or another terminal, or not due by the server's clock
-                // (it then sends it itself): nothing to say.
-                connection.request("release", { id: m.id }).answer.catch(() => { });
-            }, Math.max(0, m.dueAt - now));
-            session.releases.set(m.id, { dueAt: m.dueAt, timer });
-        }
-    }
-}
-
-// Groups.
-
-function group(action, what, success, openAfter = null) {
-    connection.request("groupRequest", action).answer.then((frames) => {
-        const reply = frames[0] || {};
-        const g = (reply.groups || [])[0] || { name: "", memberCount: 0 };
-        say([success(g)].concat((reply.refused || []).map((r) => "not added: " + r)));
-        refreshGroups();
-        if (openAfter) {
-            open(openAfter);
-        }
-    }, (e) => problem(what + ": " + e.message));
-}
-
-function refreshGroups(show = false) {
-    return connection.request("groupRequest", { list: {} }).answer.then((frames) => {
-        const groups = frames.flatMap((f) => f.groups || []);
-        session.groups = groups;
-        const names = new Set(groups.map((g) => "#" + g.name));
-        for (const g of groups) {
-            session.chats.ensure("#" + g.name).group = g;
-        }
-        for (const conversation of session.chats.conversations.values()) {
-            if (conversation.key.startsWith("#") && !names.has(conversation.key)) {
-                conversation.group = null; // left, or ended: its messages stay, the count goes
-            }
-        }
-        queueRender();
-        return groups;
-    }, (e) => {
-        if (show && e.code !== "CLOSED") {
-            problem("cannot list your groups: " + e.message);
-        }
-        return null;
-    });
-}
-
-function listGroups() {
-    refreshGroups(true).then((groups) => {
-        if (groups === null) {
-            return;
-        }
-        if (groups.length === 0) {
-            say(["you are in no group (:create #name makes one)"]);
-            return;
-        }
-        say(["your groups (" + groups.length + "):"].concat(groups.map((g) => "  #" + g.name + "  "
-            + count(g.memberCount || 0, "member") + (g.open ? ", open" : "") + ", owner "
-            + (g.owner === session.me ? "you" : g.owner))));
-    });
-}
-
-function members(name) {
-    connection.request("groupRequest", { members: name }).answer.then((frames) => {
-        const names = frames.flatMap((f) => ((f.groups || [])[0] || {}).members || []);
-        say(["#" + name + " (" + names.length + "): " + names.join(", ")]);
-    }, (e) => problem("members of #" + name + ": " + e.message));
-}
-
-// History, search, who is online.
-
-function historyCommand(command) {
-    const again = session.lastHistory && session.lastHistory.conversation === command.conversation
-        && session.lastHistory.count === command.count;
-    session.lastHistory = command;
-    const conversation = session.chats.ensure(command.conversation);
-    if (again && !conversation.more) {
-        say(["no older messages in " + command.conversation]);
-        return;
-    }
-    conversation.loaded = true;
-    open(command.conversation);
-    history(command.conversation, again ? conversation.oldest : "", command.count).then((n) => {
-        say([n === 0 ? "no " + (again ? "older " : "") + "messages in " + command.conversation
-            : command.conversation + ", " + n + (again ? " older" : " last") + " message" + (n === 1 ? "" : "s")
-                + " shown" + (conversation.more ? " (repeat the command for older ones)" : "")]);
-    });
-}
-
-function search(command) {
-    const again = session.lastSearch && session.lastSearch.text === command.text
-        && session.lastSearch.conversation === command.conversation;
-    if (again && !session.lastSearch.resume) {
-        say(["no more hits for '" + command.text + "'"]);
-        return;
-    }
-    const body = { text: command.text, conversation: command.conversation, limit: 0 };
-    if (again) {
-        body.resume = session.lastSearch.resume;
-    }
-    session.lastSearch = { ...command, resume: "" };
-    connection.request("searchRequest", body).answer.then((page) => {
-        session.lastSearch.resume = page.resume || "";
-        const hits = page.hits || [];
-        const lines = hits.length === 0 ? ["no messages with '" + command.text + "'"] : [];
-        for (const hit of hits) {
-            const chat = (hit.entry && hit.entry.chat) || {};
-            lines.push("  " + hit.conversation + "  [" + when(Number(chat.sentAtMillis || 0)) + "] "
-                + (chat.sender === session.me ? "you" : chat.sender) + ": " + chat.text);
-        }
-        lines.push("searched back to " + when(Number(page.searchedBackToMillis || 0))
-            + (page.resume ? "; repeat the command for more" : ""));
-        say(lines);
-    }, (e) => problem("search: " + e.message));
-}
-
-function refreshOnline(show = false) {
-    if (!session || connection.state.name !== "online" && !show) {
-        return;
-    }
-    connection.request("onlineUsersRequest", {}).answer.then((frames) => {
-        const names = new Set(frames.flatMap((f) => f.userNames || []));
-        names.add(session.me); // this page is online, whether or not the server listed it yet
-        session.online = [...names].sort();
-        if (show) {
-            say(["online (" + session.online.length + "): " + session.online.join(", ")]);
-        }
-        queueRender();
-    }, (e) => {
-        if (show && e.code !== "CLOSED") {
-            problem("cannot list the users online: " + e.message);
-        }
-    });
 }
 
 // Drawing.

@@ -8,7 +8,7 @@
  * that a scheduled message's open editor survives a change made on another terminal.
  */
 
-import { inert, inertLine, roundedDelay, when, pickerValue, count } from "./text.js";
+import { inert, inertLine, roundedDelay, when, pickerValue } from "./text.js";
 
 /** An element with classes and, optionally, text. */
 export function el(tag, className = "", text = null) {
@@ -256,5 +256,3 @@ export function notice(container, lines, kind = "info") {
 export function scheduledCount(n) {
     return n === 0 ? "" : String(n);
 }
-
-export { count };
