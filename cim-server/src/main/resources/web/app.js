@@ -264,8 +264,7 @@ function startSession(result) {
         timers: [], logins: 0,
     };
     known.forEach((key) => session.chats.ensure(key));
-    // The connection state counts down while reconnecting; who is online changes by itself.
-    session.timers.push(setInterval(() => view.connection($("connection"), connection.state, Date.now()), 1000));
+    // Who is online changes by itself.
     session.timers.push(setInterval(refreshOnline, 30_000));
     session.timers.push(setInterval(armReleases, 60_000));
 }
@@ -361,6 +360,13 @@ document.addEventListener("visibilitychange", () => {
 });
 
 $("reconnect-now").addEventListener("click", () => connection && connection.retryNow());
+
+// The connection's state counts down while it waits to reconnect (before a first login too).
+setInterval(() => {
+    if (connection && connection.state.name === "reconnecting") {
+        view.connection($("connection"), connection.state, Date.now());
+    }
+}, 1000);
 $("online-refresh").addEventListener("click", () => refreshOnline());
 
 // The input box.

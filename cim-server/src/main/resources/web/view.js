@@ -226,7 +226,7 @@ export function connection(element, state, now) {
         idle: "not connected",
         connecting: state.attempt > 1 ? "connecting (attempt " + state.attempt + ")" : "connecting",
         online: "online",
-        refused: "logged out: " + inertLine(state.reason || ""),
+        refused: "not logged in: " + inertLine(state.reason || ""),
         "logging-out": "logging out",
         "logged-out": state.revoked ? "logged out (the session is ended on the server)" : "logged out",
     };
