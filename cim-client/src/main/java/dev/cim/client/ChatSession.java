@@ -3,7 +3,7 @@ package dev.cim.client;
 import dev.cim.client.command.Command;
 import dev.cim.client.command.CommandException;
 import dev.cim.client.command.CommandParser;
-import dev.cim.client.command.DelayFormat;
+import dev.cim.common.schedule.DelayFormat;
 import dev.cim.client.console.ChatView;
 import dev.cim.client.console.Console;
 import dev.cim.client.console.Inert;

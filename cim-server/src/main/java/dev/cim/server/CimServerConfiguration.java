@@ -13,8 +13,8 @@ import dev.cim.server.chat.schedule.ScheduleSettings;
 import dev.cim.server.net.CimServer;
 import dev.cim.server.net.ServerTls;
 import dev.cim.server.node.NodeHeartbeat;
-import dev.cim.server.redis.RedisEvictionCheck;
 import dev.cim.server.redis.RedisConversationLog;
+import dev.cim.server.redis.RedisEvictionCheck;
 import dev.cim.server.redis.RedisGroupStore;
 import dev.cim.server.redis.RedisInboxStore;
 import dev.cim.server.redis.RedisNodeBus;
@@ -22,6 +22,7 @@ import dev.cim.server.redis.RedisOriginStore;
 import dev.cim.server.redis.RedisPresenceStore;
 import dev.cim.server.redis.RedisScheduledStore;
 import dev.cim.server.store.PresenceStore;
+import dev.cim.server.store.ScheduledStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -114,7 +115,7 @@ class CimServerConfiguration {
                         l.pendingPerOrigin(), l.relayTimeout(), l.maxTextLength(), l.messagesPerSecond(),
                         l.messageBurst()),
                 new ScheduleSettings(d.maxDelay(), d.maxPerUser(), d.window(), d.scanInterval(), d.releaseGrace(),
-                        d.lease()),
+                        d.lease(), new ScheduledStore.Keep(d.recordKeep(), d.recordSize())),
                 new GroupSettings(properties.groups().maxMembers(), properties.groups().maxGroupsPerUser(), groupLogs,
                         properties.history().maxMessages()),
                 new HistorySettings(properties.history().retention(), properties.history().maxMessages()),

@@ -315,11 +315,15 @@ public record CimServerProperties(
      * @param lease        how long a node's claim on a message it is sending lasts; a node that dies
      *                     while sending leaves the message to another after this
      * @param buckets      how many buckets the messages are spread over in Redis
+     * @param recordKeep   how long the record of a user's scheduled messages that were sent, failed
+     *                     or dropped is kept after its newest entry ({@code :sent})
+     * @param recordSize   the most entries kept in a user's record, the newest
      */
     public record Delays(@DefaultValue("400d") Duration maxDelay, @DefaultValue("1000") int maxPerUser,
             @DefaultValue("1h") Duration window, @DefaultValue("5s") Duration scanInterval,
             @DefaultValue("2s") Duration releaseGrace, @DefaultValue("60s") Duration lease,
-            @DefaultValue("256") int buckets) {
+            @DefaultValue("256") int buckets, @DefaultValue("30d") Duration recordKeep,
+            @DefaultValue("1000") int recordSize) {
         public Delays {
             requirePositive(maxDelay, "cim.server.delays.max-delay");
             atLeast(maxPerUser, 1, "cim.server.delays.max-per-user");
@@ -327,6 +331,8 @@ public record CimServerProperties(
             requirePositive(scanInterval, "cim.server.delays.scan-interval");
             requirePositive(releaseGrace, "cim.server.delays.release-grace");
             requirePositive(lease, "cim.server.delays.lease");
+            requirePositive(recordKeep, "cim.server.delays.record-keep");
+            atLeast(recordSize, 1, "cim.server.delays.record-size");
             if (scanInterval.compareTo(window) >= 0) {
                 throw new IllegalArgumentException("cim.server.delays.scan-interval: " + scanInterval
                         + " (expected: < cim.server.delays.window = " + window + ")");

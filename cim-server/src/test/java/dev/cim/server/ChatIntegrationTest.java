@@ -277,6 +277,16 @@ class ChatIntegrationTest {
     }
 
     @Test
+    void onlineUsers_askedRightAfterTheLogin_listTheAskerAndWhoLoggedInBefore() {
+        CimClient bob = shared.online(shared.name("bob"), new Recorder());
+        CimClient alice = shared.online(shared.name("alice"), new Recorder());
+
+        // No wait: the store's presence is written behind the login, the node's own sessions are not.
+        assertThat(alice.onlineUsers().join()).contains(shared.name("alice"), shared.name("bob"));
+        assertThat(bob.onlineUsers().join()).contains(shared.name("alice"), shared.name("bob"));
+    }
+
+    @Test
     void onlineUsers_manyMoreThanFitInOneFrame_arriveWhole() {
         int users = 1_050;
         io.netty.channel.EventLoopGroup group = new io.netty.channel.MultiThreadIoEventLoopGroup(2,

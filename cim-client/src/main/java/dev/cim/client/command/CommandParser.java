@@ -1,5 +1,8 @@
 package dev.cim.client.command;
 
+import dev.cim.common.schedule.DelayFormat;
+import dev.cim.common.schedule.DelayParser;
+
 import dev.cim.client.core.Recipient;
 import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.UserNames;
@@ -110,7 +113,12 @@ public final class CommandParser {
     }
 
     private Duration delayOf(String token) throws CommandException {
-        Duration delay = DelayParser.parse(token);
+        Duration delay;
+        try {
+            delay = DelayParser.parse(token);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
         if (delay.isZero()) {
             throw new CommandException("the delay must be more than 0 (to send at once, type the text alone)");
         }

@@ -1,6 +1,6 @@
 package dev.cim.client.console;
 
-import dev.cim.client.command.DelayFormat;
+import dev.cim.common.schedule.DelayFormat;
 import dev.cim.client.core.ChatMessage;
 import dev.cim.client.core.GroupChange;
 import dev.cim.client.core.GroupInfo;

@@ -1,5 +1,7 @@
 package dev.cim.client.command;
 
+import dev.cim.common.schedule.DelayFormat;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

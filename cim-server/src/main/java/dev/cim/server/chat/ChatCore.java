@@ -1,7 +1,6 @@
 package dev.cim.server.chat;
 
 import dev.cim.common.protocol.proto.NodeMessage;
-import dev.cim.common.wheel.Job;
 import dev.cim.server.account.AccountService;
 import dev.cim.server.chat.group.GroupSettings;
 import dev.cim.server.chat.group.Groups;
@@ -9,6 +8,7 @@ import dev.cim.server.chat.history.History;
 import dev.cim.server.chat.history.HistorySettings;
 import dev.cim.server.chat.origin.Origins;
 import dev.cim.server.chat.platform.KnownUsers;
+import dev.cim.server.chat.platform.Periodic;
 import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.platform.Recipients;
 import dev.cim.server.chat.routing.Cluster;
@@ -28,7 +28,6 @@ import dev.cim.server.store.PresenceStore;
 import dev.cim.server.store.ScheduledStore;
 import java.time.Duration;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,6 +78,11 @@ public final class ChatCore implements AutoCloseable {
     private final Settings settings;
     private final AtomicInteger peers = new AtomicInteger();
     private final SendRate sendRate;
+    /**
+     * Every minute, forgets the send-rate buckets of users who stopped sending. A thread of its own,
+     * not a job on the delay wheel: the wheel's drain at shutdown would wait for it.
+     */
+    private final Periodic rateSweep;
     private volatile boolean closed;
 
     /**
@@ -97,21 +101,23 @@ public final class ChatCore implements AutoCloseable {
         this.groups = new Groups(stores.groups(), stores.logs(), accounts, cluster, platform, settings.groups());
         History history = new History(stores.logs(), stores.groups(), platform, blocking, settings.history());
         Router router = new Router(cluster, platform, stores.inbox(), limits.relayTimeout(), groups, history.transcript());
-        this.scheduling = new Scheduling(stores.scheduled(), new Recipients(accounts, stores.groups()), router, cluster,
+        this.scheduling = new Scheduling(stores.scheduled(), new Recipients(accounts, stores.groups(), stores.accounts()::zones), router, cluster,
                 platform, settings.scheduling(), limits.maxTextLength());
         this.receiver = new NodeReceiver(cluster, platform.lanes(), stores.inbox(), router, this::fromOtherNode);
         stores.bus().listen(receiver);
         this.sendRate = new SendRate(limits.messagesPerSecond(), limits.messageBurst(), platform.nanoTime());
+        this.rateSweep = new Periodic("cim-send-rate-sweep", sendRate::forgetIdle, SEND_RATE_SWEEP, SEND_RATE_SWEEP);
         ChatMetrics metrics = new ChatMetrics(platform.meters(), users, platform.nanoTime());
         Sessions sessions = new Sessions(users, platform.lanes()::of, stores.inbox(), limits.session(), metrics.written(),
                 groups);
         AccountSettingsService accountSettings = new AccountSettingsService(stores.accounts(), terminals, blocking);
-        Logins logins = new Logins(stores.accounts(), accountSettings, stores.presence(), origins, sessions, blocking,
-                metrics, new LoginTerms(settings.heartbeat(), limits.maxTextLength(), scheduling.maxDelay(),
-                        settings.scheduling().maxPerUser(), limits.messagesPerSecond(), limits.messageBurst()));
+        Logins logins = new Logins(new Logins.Parts(stores.accounts(), accountSettings, origins, sessions,
+                stores.presence()), blocking, metrics, new LoginTerms(settings.heartbeat(), limits.maxTextLength(),
+                scheduling.maxDelay(), settings.scheduling().maxPerUser(), limits.messagesPerSecond(),
+                limits.messageBurst()), scheduling::loggedIn);
         Sends sends = new Sends(router, sendRate, limits, metrics, platform.clock());
-        this.service = new ChatService(logins, new ChatService.Parts(sends, scheduling, groups, history, accountSettings),
-                stores.presence(), stores.accounts(), blocking, platform.clock());
+        this.service = new ChatService(logins, new ChatService.Parts(sends, scheduling, groups, history, accountSettings,
+                new OnlineUsers(stores.presence(), users, blocking)), stores.accounts(), blocking, platform.clock());
     }
 
     /** What another node sent that the parts above routing handle. */
@@ -147,20 +153,7 @@ public final class ChatCore implements AutoCloseable {
         origins.start(settings.originsFlush());
         scheduling.start();
         groups.start();
-        forgetIdleSendRates();
-    }
-
-    /** Every minute, forgets the send-rate buckets of users who stopped sending. */
-    private void forgetIdleSendRates() {
-        if (closed) {
-            return;
-        }
-        sendRate.forgetIdle();
-        try {
-            platform.wheel().schedule(Job.of("forget idle send rates", this::forgetIdleSendRates), SEND_RATE_SWEEP);
-        } catch (RejectedExecutionException stopping) {
-            // the wheel is stopping with the application: nothing left to forget
-        }
+        rateSweep.start();
     }
 
     /**
@@ -175,6 +168,7 @@ public final class ChatCore implements AutoCloseable {
             return;
         }
         closed = true;
+        rateSweep.close();
         scheduling.close();
         receiver.close();
         platform.lanes().close(10_000);

@@ -10,9 +10,7 @@ import dev.cim.server.chat.history.History;
 import dev.cim.server.chat.schedule.ScheduledRequests;
 import dev.cim.server.chat.session.Connection;
 import dev.cim.server.chat.session.Session;
-import dev.cim.server.store.PresenceStore;
 import java.time.Clock;
-import java.util.List;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,9 +29,6 @@ public final class ChatService {
 
     private static final Logger log = LoggerFactory.getLogger(ChatService.class);
 
-    /** Names per online-users frame: 1,000 names of up to 32 characters stay far under a frame. */
-    private static final int NAMES_PER_FRAME = 1000;
-
     /** What became of a login, told on the connection's owner thread. */
     public interface LoginListener {
         /** Accepted: the transport hands {@code client} back with each frame and at the close. */
@@ -45,7 +40,7 @@ public final class ChatService {
 
     /** The parts that serve a logged-in client's requests. */
     record Parts(Sends sends, ScheduledRequests scheduled, Groups groups, History history,
-            AccountSettingsService settings) {
+            AccountSettingsService settings, OnlineUsers online) {
     }
 
     private final Logins logins;
@@ -54,12 +49,12 @@ public final class ChatService {
     private final Groups groups;
     private final History history;
     private final AccountSettingsService settings;
-    private final PresenceStore presence;
+    private final OnlineUsers online;
     private final AccountService accounts;
     private final Executor blocking;
     private final Clock clock;
 
-    ChatService(Logins logins, Parts parts, PresenceStore presence, AccountService accounts, Executor blocking,
+    ChatService(Logins logins, Parts parts, AccountService accounts, Executor blocking,
             Clock clock) {
         this.logins = logins;
         this.sends = parts.sends();
@@ -67,7 +62,7 @@ public final class ChatService {
         this.groups = parts.groups();
         this.history = parts.history();
         this.settings = parts.settings();
-        this.presence = presence;
+        this.online = parts.online();
         this.accounts = accounts;
         this.blocking = blocking;
         this.clock = clock;
@@ -100,9 +95,9 @@ public final class ChatService {
                 }
             }
             case PING -> connection.send(Envelopes.pong(envelope, clock.millis()));
-            case ONLINE_USERS_REQUEST -> onlineUsers(connection, id);
+            case ONLINE_USERS_REQUEST -> online.answer(connection, id);
             case SCHEDULE -> unlessTooFast(session, id, "not scheduled", () -> scheduled.handle(session, envelope));
-            case EDIT, CANCEL, RELEASE, LIST_SCHEDULED -> scheduled.handle(session, envelope);
+            case EDIT, CANCEL, RELEASE, LIST_SCHEDULED, SKIP, LIST_SENT -> scheduled.handle(session, envelope);
             case SET_SETTINGS -> unlessTooFast(session, id, "not changed", () -> settings.set(session, id,
                     envelope.getSetSettings()));
             case GROUP_REQUEST -> unlessTooFast(session, id, "not done", () -> groups.handle(session, id,
@@ -144,31 +139,6 @@ public final class ChatService {
         } else {
             request.run();
         }
-    }
-
-    private void onlineUsers(Connection connection, long id) {
-        blocking.execute(() -> {
-            List<String> online;
-            try {
-                online = presence.onlineUsers();
-            } catch (RuntimeException e) {
-                connection.owner().execute(() -> connection.send(Envelopes.error(id,
-                        ErrorReply.Code.INTERNAL, "the server's storage is unavailable; try again", false)));
-                return;
-            }
-            connection.owner().execute(() -> {
-                int total = online.size();
-                if (total == 0) {
-                    connection.send(Envelopes.onlineUsersReply(id, List.of(), false, 0));
-                    return;
-                }
-                for (int from = 0; from < total; from += NAMES_PER_FRAME) {
-                    int to = Math.min(total, from + NAMES_PER_FRAME);
-                    connection.write(Envelopes.onlineUsersReply(id, online.subList(from, to), to < total, total));
-                }
-                connection.flush();
-            });
-        });
     }
 
     /** The client's connection is gone; on its owner thread. */

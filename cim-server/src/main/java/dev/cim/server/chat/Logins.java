@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,16 +48,24 @@ final class Logins {
     private final ChatMetrics metrics;
     private final LoginTerms terms;
 
+    /** What a login reads and writes: accounts and their settings, origins, sessions, presence. */
+    record Parts(AccountService accounts, AccountSettingsService settings, Origins origins, Sessions sessions,
+            PresenceStore presence) {
+    }
+
+    private final Consumer<String> entered;
+
     /**
      * @param blocking runs password hashing and the other blocking work of logins
+     * @param entered  told the user of each session that has started here (its inbox being read)
      */
-    Logins(AccountService accounts, AccountSettingsService settings, PresenceStore presence, Origins origins,
-            Sessions sessions, Executor blocking, ChatMetrics metrics, LoginTerms terms) {
-        this.accounts = accounts;
-        this.settings = settings;
-        this.presence = presence;
-        this.origins = origins;
-        this.sessions = sessions;
+    Logins(Parts parts, Executor blocking, ChatMetrics metrics, LoginTerms terms, Consumer<String> entered) {
+        this.accounts = parts.accounts();
+        this.settings = parts.settings();
+        this.presence = parts.presence();
+        this.origins = parts.origins();
+        this.sessions = parts.sessions();
+        this.entered = entered;
         this.blocking = blocking;
         this.metrics = metrics;
         this.terms = terms;
@@ -162,6 +171,7 @@ final class Logins {
         sessions.users().add(session);
         updatePresence(session.user());
         session.start();
+        entered.accept(session.user());
     }
 
     private void refuse(Connection connection, ChatService.LoginListener listener, String user, String reason,

@@ -39,6 +39,12 @@ package dev.cim.server.redis;
  *       <td>until sent or cancelled</td></tr>
  *   <tr><td>{@code cim:{sched:<b>}:user:<user>}</td><td>hash</td><td>{@code n}: the last number given,
  *       {@code c}: how many the user has</td><td>forever</td></tr>
+ *   <tr><td>{@code cim:{u:<user>}:waiting}</td><td>set</td><td>{@code <sender>\n<id>} (as a
+ *       scheduled message's name): the "when online" messages waiting for the user to log in</td>
+ *       <td>until sent, dropped or cancelled</td></tr>
+ *   <tr><td>{@code cim:{sched:<b>}:record:<user>}</td><td>list</td><td>serialized {@code SentRecord}s,
+ *       newest first: the user's scheduled messages sent, failed or dropped, at most
+ *       {@code delays.record-size}</td><td>TTL {@code delays.record-keep}, renewed by each</td></tr>
  *   <tr><td>{@code cim:{g:<group>}:meta}</td><td>hash</td><td>{@code owner}, {@code open} (0/1),
  *       {@code created} (epoch ms), {@code version} (membership changes), {@code seq} (joins),
  *       {@code last} (the log's newest position)</td><td>while the group has members</td></tr>
@@ -130,6 +136,14 @@ public final class RedisKeys {
 
     public static String scheduledUser(int bucket, String user) {
         return bucket(bucket) + "user:" + user;
+    }
+
+    public static String waiting(String recipient) {
+        return user(recipient) + "waiting";
+    }
+
+    public static String scheduledRecord(int bucket, String user) {
+        return bucket(bucket) + "record:" + user;
     }
 
     private static String group(String group) {

@@ -1,6 +1,8 @@
 package dev.cim.server.redis;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.SentRecord;
 import dev.cim.server.store.ScheduledStore;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.core.Cursor;
@@ -110,7 +113,7 @@ public final class RedisScheduledStore implements ScheduledStore {
             return {0, value, due}
             """);
 
-    // KEYS: due, claimed, bodies. ARGV: member, now, lease end.
+    // KEYS: due, claimed, bodies. ARGV: member, now, lease end, '1' to claim even if not due.
     // Returns {0, body, due} claimed, {1, body, due} not due, {2} gone (or claimed, its lease running).
     private static final LuaScript CLAIM = new LuaScript("claim", """
             local lease = redis.call('ZSCORE', KEYS[2], ARGV[1])
@@ -123,7 +126,7 @@ public final class RedisScheduledStore implements ScheduledStore {
               redis.call('ZREM', KEYS[2], ARGV[1])
               return {2}
             end
-            if tonumber(due) > tonumber(ARGV[2]) then return {1, value, due} end
+            if ARGV[4] ~= '1' and tonumber(due) > tonumber(ARGV[2]) then return {1, value, due} end
             redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
             return {0, value, due}
             """);
@@ -166,11 +169,26 @@ public final class RedisScheduledStore implements ScheduledStore {
             return out
             """);
 
-    // KEYS: due, claimed, bodies, user. ARGV: member.
-    private static final LuaScript DONE = new LuaScript("done", """
+    // KEYS: due, claimed, bodies, user, record. ARGV: member, due as claimed, next body ('' to forget),
+    // next due, record ('' for none), records kept, their age in ms. Unless the message is no longer due
+    // as claimed (finished already by a later claim), forgets it or moves it to its next occurrence,
+    // and adds its record. Returns {0} done, {1} finished already.
+    private static final LuaScript FINISH = new LuaScript("finish", """
             redis.call('ZREM', KEYS[2], ARGV[1])
-            redis.call('ZREM', KEYS[1], ARGV[1])
-            if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then redis.call('HINCRBY', KEYS[4], 'c', -1) end
+            local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+            if not due or tonumber(due) ~= tonumber(ARGV[2]) then return {1} end
+            if ARGV[3] == '' then
+              redis.call('ZREM', KEYS[1], ARGV[1])
+              if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then redis.call('HINCRBY', KEYS[4], 'c', -1) end
+            else
+              redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+              redis.call('ZADD', KEYS[1], ARGV[4], ARGV[1])
+            end
+            if ARGV[5] ~= '' then
+              redis.call('LPUSH', KEYS[5], ARGV[5])
+              redis.call('LTRIM', KEYS[5], 0, tonumber(ARGV[6]) - 1)
+              redis.call('PEXPIRE', KEYS[5], ARGV[7])
+            end
             return {0}
             """);
 
@@ -305,7 +323,7 @@ public final class RedisScheduledStore implements ScheduledStore {
     }
 
     @Override
-    public Optional<Scheduled> edit(String user, String id, String text, long dueAtMillis, long requestedMillis) {
+    public Optional<Scheduled> update(String user, String id, UnaryOperator<Scheduled> change) {
         int b = bucketOf(user);
         byte[] member = ScheduledLayout.name(user, id);
         for (int attempt = 0; attempt < 10; attempt++) {
@@ -316,14 +334,9 @@ public final class RedisScheduledStore implements ScheduledStore {
                 return Optional.empty();
             }
             long currentDue = current.due().longValue();
-            Scheduled.Builder changed = ScheduledLayout.parse(current.body(), id, currentDue).toBuilder();
-            if (!text.isEmpty()) {
-                changed.setText(text);
-            }
-            if (dueAtMillis != 0) {
-                changed.setDueAtMillis(dueAtMillis).setRequestedMillis(requestedMillis);
-            }
-            Scheduled updated = changed.build();
+            Scheduled read = ScheduledLayout.parse(current.body(), id, currentDue);
+            Scheduled updated = change.apply(read).toBuilder().setId(id).setNumber(read.getNumber()).build();
+            long dueAtMillis = updated.getDueAtMillis() == currentDue ? 0 : updated.getDueAtMillis();
             List<?> reply = (List<?>) EDIT.run(redis,
                     keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)),
                     List.of(member, current.body(), ScheduledLayout.body(updated),
@@ -355,6 +368,16 @@ public final class RedisScheduledStore implements ScheduledStore {
 
     @Override
     public List<Claim> claimAll(List<Ref> messages, long nowMillis, long leaseUntilMillis) {
+        return claim(messages, nowMillis, leaseUntilMillis, false);
+    }
+
+    @Override
+    public List<Claim> claimAllNow(List<Ref> messages, long nowMillis, long leaseUntilMillis) {
+        return claim(messages, nowMillis, leaseUntilMillis, true);
+    }
+
+    private List<Claim> claim(List<Ref> messages, long nowMillis, long leaseUntilMillis, boolean evenIfNotDue) {
+        byte[] evenEarly = RedisBytes.of(evenIfNotDue ? "1" : "0");
         byte[] now = RedisBytes.of(nowMillis);
         byte[] leaseUntil = RedisBytes.of(leaseUntilMillis);
         List<LuaScript.Call> calls = new ArrayList<>(messages.size());
@@ -362,7 +385,7 @@ public final class RedisScheduledStore implements ScheduledStore {
             int b = bucketOf(ref.user());
             calls.add(new LuaScript.Call(
                     keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)),
-                    List.of(ScheduledLayout.name(ref.user(), ref.id()), now, leaseUntil)));
+                    List.of(ScheduledLayout.name(ref.user(), ref.id()), now, leaseUntil, evenEarly)));
         }
         List<Object> replies = CLAIM.runAll(redis, calls);
         List<Claim> claims = new ArrayList<>(replies.size());
@@ -380,6 +403,36 @@ public final class RedisScheduledStore implements ScheduledStore {
             });
         }
         return claims;
+    }
+
+    @Override
+    public void waitFor(String recipient, Ref message) {
+        redis.opsForSet().add(RedisKeys.waiting(recipient), ScheduledLayout.name(message.user(), message.id()));
+    }
+
+    @Override
+    public List<Ref> waiting(String recipient, int limit) {
+        List<Ref> refs = new ArrayList<>();
+        redis.execute((RedisCallback<Void>) c -> {
+            ScanOptions options = ScanOptions.scanOptions().count(Math.min(limit, 1000)).build();
+            try (Cursor<byte[]> cursor = c.setCommands().sScan(RedisBytes.of(RedisKeys.waiting(recipient)), options)) {
+                while (cursor.hasNext() && refs.size() < limit) {
+                    byte[] name = cursor.next();
+                    refs.add(new Ref(ScheduledLayout.user(name), ScheduledLayout.id(name)));
+                }
+            }
+            return null;
+        });
+        return refs;
+    }
+
+    @Override
+    public void unwait(String recipient, List<Ref> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
+        Object[] names = messages.stream().map(m -> ScheduledLayout.name(m.user(), m.id())).toArray();
+        redis.opsForSet().remove(RedisKeys.waiting(recipient), names);
     }
 
     /** One script call per bucket, all in one round trip. */
@@ -414,26 +467,48 @@ public final class RedisScheduledStore implements ScheduledStore {
     }
 
     @Override
-    public int doneAll(List<Ref> messages) {
-        List<LuaScript.Call> calls = new ArrayList<>(messages.size());
-        for (Ref ref : messages) {
+    public int finishAll(List<Finish> finishes, Keep keep) {
+        byte[] kept = RedisBytes.of(keep.perUser());
+        byte[] age = RedisBytes.of(keep.age().toMillis());
+        List<LuaScript.Call> calls = new ArrayList<>(finishes.size());
+        for (Finish finish : finishes) {
+            Ref ref = finish.ref();
             int b = bucketOf(ref.user());
+            Scheduled next = finish.next();
             calls.add(new LuaScript.Call(
                     keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b),
-                            RedisKeys.scheduledUser(b, ref.user())),
-                    List.of(ScheduledLayout.name(ref.user(), ref.id()))));
+                            RedisKeys.scheduledUser(b, ref.user()), RedisKeys.scheduledRecord(b, ref.user())),
+                    List.of(ScheduledLayout.name(ref.user(), ref.id()), RedisBytes.of(finish.dueAt()),
+                            next == null ? new byte[0] : ScheduledLayout.body(next),
+                            next == null ? new byte[0] : RedisBytes.of(next.getDueAtMillis()),
+                            finish.record() == null ? new byte[0] : finish.record().toByteArray(), kept, age)));
         }
         int failed = 0;
-        List<Object> replies = DONE.runAll(redis, calls);
+        List<Object> replies = FINISH.runAll(redis, calls);
         for (int i = 0; i < replies.size(); i++) {
-            if (replies.get(i) instanceof RuntimeException e) {
-                if (failed++ == 0) {
-                    log.warn("Could not forget sent scheduled message {} of {}: {}", messages.get(i).id(),
-                            messages.get(i).user(), e.toString());
-                }
+            if (replies.get(i) instanceof RuntimeException e && failed++ == 0) {
+                log.warn("Could not finish scheduled message {} of {}: {}", finishes.get(i).ref().id(),
+                        finishes.get(i).ref().user(), e.toString());
             }
         }
         return failed;
+    }
+
+    @Override
+    public List<SentRecord> records(String user, int limit, long notBeforeMillis) {
+        List<byte[]> values = redis.opsForList().range(RedisKeys.scheduledRecord(bucketOf(user), user), 0, limit - 1);
+        List<SentRecord> records = new ArrayList<>();
+        for (byte[] value : values == null ? List.<byte[]>of() : values) {
+            try {
+                SentRecord record = SentRecord.parseFrom(value);
+                if (record.getAtMillis() >= notBeforeMillis) {
+                    records.add(record);
+                }
+            } catch (InvalidProtocolBufferException e) {
+                log.warn("Skipping an unreadable record of {}'s scheduled messages: {}", user, e.getMessage());
+            }
+        }
+        return records;
     }
 
     @Override

@@ -1,8 +1,11 @@
 package dev.cim.server.store;
 
 import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.SentRecord;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The scheduled messages of every user, held durably until sent or cancelled. Each user's messages
@@ -90,7 +93,26 @@ public interface ScheduledStore {
      *
      * @return the message as it is now; empty when it is not held (or is being sent)
      */
-    Optional<Scheduled> edit(String user, String id, String text, long dueAtMillis, long requestedMillis);
+    default Optional<Scheduled> edit(String user, String id, String text, long dueAtMillis, long requestedMillis) {
+        return update(user, id, current -> {
+            Scheduled.Builder changed = current.toBuilder();
+            if (!text.isEmpty()) {
+                changed.setText(text);
+            }
+            if (dueAtMillis != 0) {
+                changed.setDueAtMillis(dueAtMillis).setRequestedMillis(requestedMillis);
+            }
+            return changed.build();
+        });
+    }
+
+    /**
+     * Replaces message {@code id} with what {@code change} makes of it (its id and number kept),
+     * atomically: {@code change} is applied again if the message changed meanwhile.
+     *
+     * @return the message as it is now; empty when it is not held (or is being sent)
+     */
+    Optional<Scheduled> update(String user, String id, UnaryOperator<Scheduled> change);
 
     /** Removes message {@code id}; empty when it is not held (or is being sent). */
     Optional<Scheduled> cancel(String user, String id);
@@ -105,6 +127,26 @@ public interface ScheduledStore {
      * answered on its own ({@link Claim.Failed} when that one failed).
      */
     List<Claim> claimAll(List<Ref> messages, long nowMillis, long leaseUntilMillis);
+
+    /**
+     * Claims each of {@code messages} for sending now whatever its due time (a "when online" message,
+     * its recipient having logged in), unless it is claimed already; one round trip. A message not
+     * due yet is answered {@link Claim.Claimed} too.
+     */
+    List<Claim> claimAllNow(List<Ref> messages, long nowMillis, long leaseUntilMillis);
+
+    /**
+     * Notes that {@code message} waits for {@code recipient} to log in ("when online"). Noted before
+     * the message is registered: a note whose message is not held (refused, sent, cancelled) is
+     * {@link #unwait unwaited} when found.
+     */
+    void waitFor(String recipient, Ref message);
+
+    /** The messages noted as waiting for {@code recipient}, at most {@code limit}. */
+    List<Ref> waiting(String recipient, int limit);
+
+    /** Forgets that {@code messages} wait for {@code recipient}. */
+    void unwait(String recipient, List<Ref> messages);
 
     /**
      * What {@link #scanAll} found: how many claims it freed, the messages read, and how many
@@ -124,18 +166,51 @@ public interface ScheduledStore {
      */
     Scan scanAll(long nowMillis, long afterMillis, long untilMillis, long overdueUntilMillis, int limit);
 
-    /** Message {@code id} of {@code user} was sent: forget it. */
-    default void done(String user, String id) {
-        doneAll(List.of(new Ref(user, id)));
+    /**
+     * A claimed message done with: its time came, and it was sent, failed or was dropped.
+     *
+     * @param ref      the message
+     * @param dueAt    its due time as claimed: nothing is done if it is no longer due then (another
+     *                 claim, whose lease outlived this one's, finished it first)
+     * @param next     of a recurring message, the series at its next occurrence, kept in its place;
+     *                 null to forget the message
+     * @param record   what to add to the user's record of sent messages, or null for nothing
+     */
+    record Finish(Ref ref, long dueAt, Scheduled next, SentRecord record) {
     }
 
     /**
-     * {@link #done} for each of {@code messages}, in one round trip to the store.
+     * How much of each user's record of sent messages is kept: the newest {@code perUser}, each for
+     * {@code age} after the last was added.
+     */
+    record Keep(Duration age, int perUser) {
+        public Keep {
+            if (age.isNegative() || age.isZero() || perUser < 1) {
+                throw new IllegalArgumentException("record kept for " + age + ", " + perUser
+                        + " per user (expected: a positive age and at least 1)");
+            }
+        }
+    }
+
+    /** Message {@code id} of {@code user}, due at {@code dueAt}, was sent: forget it, recording nothing. */
+    default void done(String user, String id, long dueAt) {
+        finishAll(List.of(new Finish(new Ref(user, id), dueAt, null, null)), new Keep(Duration.ofDays(1), 1));
+    }
+
+    /**
+     * {@link Finish Finishes} each of {@code finishes}, in one round trip to the store, each in one
+     * atomic step (the message forgotten or moved to its next occurrence, and its record added).
      *
-     * @return how many could not be forgotten (their claims run out and they are sent again; the
+     * @return how many could not be finished (their claims run out and they are sent again; the
      *         recipients' clients drop the repeats)
      */
-    int doneAll(List<Ref> messages);
+    int finishAll(List<Finish> finishes, Keep keep);
+
+    /**
+     * The newest {@code limit} records of {@code user}'s scheduled messages done with, newest first,
+     * none older than {@code notBeforeMillis}.
+     */
+    List<SentRecord> records(String user, int limit, long notBeforeMillis);
 
     /** Scheduled messages of all users (for metrics; may be approximate). */
     long count();

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.ScheduledChange;
+import dev.cim.common.protocol.proto.SentRecord;
+import dev.cim.common.protocol.proto.Timing;
 import dev.cim.server.account.SessionTokens;
 import dev.cim.server.store.AccountStore;
 import dev.cim.server.store.AttemptCounters;
@@ -269,6 +272,75 @@ class RedisStoresTest {
     }
 
     @Test
+    void finish_movesASeriesToItsNextOccurrence_recordsOnce_andKeepsTheNewestRecords() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        Scheduled series = draft("s", 100).toBuilder().setOccurrence(1)
+                .setTiming(Timing.newBuilder().setEvery("100s")).build();
+        store.register("uma", series, 10);
+        assertThat(store.claim("uma", "s", 100, 200)).isInstanceOf(ScheduledStore.Claim.Claimed.class);
+        Scheduled next = series.toBuilder().setNumber(1).setOccurrence(2).setDueAtMillis(200).build();
+        ScheduledStore.Keep keep = new ScheduledStore.Keep(Duration.ofDays(1), 2);
+        ScheduledStore.Finish first = new ScheduledStore.Finish(new ScheduledStore.Ref("uma", "s"), 100, next,
+                record(series, ScheduledChange.Kind.SENT, 101));
+
+        assertThat(store.finishAll(List.of(first, first), keep)).isZero();
+
+        assertThat(store.list("uma")).containsExactly(next);
+        assertThat(store.records("uma", 10, 0)).as("the second finish of one claim does nothing")
+                .extracting(SentRecord::getAtMillis).containsExactly(101L);
+        assertThat(store.claim("uma", "s", 150, 300)).as("not due before its next occurrence")
+                .isInstanceOf(ScheduledStore.Claim.NotDue.class);
+        assertThat(store.claim("uma", "s", 200, 300)).isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class,
+                c -> assertThat(c.message()).isEqualTo(next));
+        store.finishAll(List.of(new ScheduledStore.Finish(new ScheduledStore.Ref("uma", "s"), 200, null,
+                record(next, ScheduledChange.Kind.DROPPED, 202))), keep);
+        store.register("uma", draft("t", 300), 10);
+        store.claim("uma", "t", 300, 400);
+        store.finishAll(List.of(new ScheduledStore.Finish(new ScheduledStore.Ref("uma", "t"), 300, null,
+                record(draft("t", 300), ScheduledChange.Kind.SENT, 303))), keep);
+
+        assertThat(store.list("uma")).isEmpty();
+        assertThat(store.records("uma", 10, 0)).as("the newest two, newest first")
+                .extracting(SentRecord::getAtMillis).containsExactly(303L, 202L);
+        assertThat(store.records("uma", 1, 0)).extracting(SentRecord::getAtMillis).containsExactly(303L);
+        assertThat(store.records("uma", 10, 250)).as("none older than asked").hasSize(1);
+        assertThat(bytes.getExpire(RedisKeys.scheduledRecord(Math.floorMod("uma".hashCode(), 16), "uma")))
+                .as("kept for a day after the last").isBetween(86_000L, 86_400L);
+    }
+
+    @Test
+    void waiting_notesWhoWaitsForWhom_andClaimNow_claimsAMessageNotYetDue_once() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        String usual = "9f86d081884c7d65-7";
+        ScheduledStore.Ref first = new ScheduledStore.Ref("vic", usual);
+        ScheduledStore.Ref second = new ScheduledStore.Ref("wes", "w1");
+        store.waitFor("xena", first);
+        store.waitFor("xena", second);
+        store.waitFor("xena", first);
+        store.register("vic", draft(usual, Long.MAX_VALUE), 10);
+
+        assertThat(store.waiting("xena", 10)).containsExactlyInAnyOrder(first, second);
+        assertThat(store.waiting("yuri", 10)).isEmpty();
+        assertThat(store.claimAll(List.of(first), 1_000, 2_000)).singleElement()
+                .isInstanceOf(ScheduledStore.Claim.NotDue.class);
+        List<ScheduledStore.Claim> now = store.claimAllNow(List.of(first, second), 1_000, 2_000);
+        assertThat(now.get(0)).isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class,
+                c -> assertThat(c.message().getDueAtMillis()).isEqualTo(Long.MAX_VALUE));
+        assertThat(now.get(1)).as("never registered").isInstanceOf(ScheduledStore.Claim.Gone.class);
+        assertThat(store.claimAllNow(List.of(first), 1_500, 2_500)).as("claimed already").singleElement()
+                .isInstanceOf(ScheduledStore.Claim.Gone.class);
+        assertThat(store.finishAll(List.of(new ScheduledStore.Finish(first, Long.MAX_VALUE, null, null)),
+                new ScheduledStore.Keep(Duration.ofDays(1), 1))).isZero();
+        assertThat(store.list("vic")).isEmpty();
+        store.unwait("xena", List.of(first, second));
+        assertThat(store.waiting("xena", 10)).isEmpty();
+    }
+
+    private static SentRecord record(Scheduled message, ScheduledChange.Kind outcome, long at) {
+        return SentRecord.newBuilder().setMessage(message).setOutcome(outcome).setAtMillis(at).build();
+    }
+
+    @Test
     void claim_onlyOnce_onlyWhenDue_andAnExpiredClaimCanBeClaimedAgain() {
         ScheduledStore store = new RedisScheduledStore(bytes, 16);
         store.register("ivy", draft("m", 100), 10);
@@ -281,7 +353,7 @@ class RedisStoresTest {
         assertThat(store.claim("ivy", "m", 202, 300)).isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class,
                 c -> assertThat(c.message().getDueAtMillis()).as("still due when it was").isEqualTo(100));
 
-        store.done("ivy", "m");
+        store.done("ivy", "m", 100);
         assertThat(store.list("ivy")).isEmpty();
         assertThat(ids(store.scanAll(400, Long.MIN_VALUE, 1_000, Long.MIN_VALUE, 100), "ivy")).isEmpty();
         assertThat(store.claim("ivy", "m", 500, 600)).isInstanceOf(ScheduledStore.Claim.Gone.class);
@@ -359,7 +431,8 @@ class RedisStoresTest {
                 c -> assertThat(c.message().getId()).isEqualTo(usual));
         assertThat(claims.get(1)).isInstanceOf(ScheduledStore.Claim.NotDue.class);
         assertThat(claims.get(2)).isInstanceOf(ScheduledStore.Claim.Gone.class);
-        assertThat(store.doneAll(List.of(new ScheduledStore.Ref("kay", usual)))).isZero();
+        assertThat(store.finishAll(List.of(new ScheduledStore.Finish(new ScheduledStore.Ref("kay", usual), 100, null, null)),
+                new ScheduledStore.Keep(Duration.ofDays(1), 10))).isZero();
         assertThat(store.list("kay")).extracting(Scheduled::getId).containsExactly("not-an-usual-id");
         assertThat(ids(store.scanAll(0, 299, 300, Long.MIN_VALUE, 10), "lou")).containsExactly(usual);
         assertThat(ids(store.scanAll(0, 300, 400, Long.MIN_VALUE, 10), "lou")).as("after is excluded").isEmpty();

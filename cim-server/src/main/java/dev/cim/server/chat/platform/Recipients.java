@@ -2,6 +2,8 @@ package dev.cim.server.chat.platform;
 
 import dev.cim.server.store.GroupStore;
 import java.util.Collection;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.Set;
 
 /**
@@ -13,10 +15,20 @@ public final class Recipients {
 
     private final KnownUsers accounts;
     private final GroupStore groups;
+    private final Function<Collection<String>, Map<String, String>> zones;
 
-    public Recipients(KnownUsers accounts, GroupStore groups) {
+    /**
+     * @param zones the time zone each of some users set (of those who set one), in one round trip
+     */
+    public Recipients(KnownUsers accounts, GroupStore groups, Function<Collection<String>, Map<String, String>> zones) {
         this.accounts = accounts;
         this.groups = groups;
+        this.zones = zones;
+    }
+
+    /** The time zone each of {@code users} (canonical names) set, for those who set one. */
+    public Map<String, String> zones(Collection<String> users) {
+        return users.isEmpty() ? Map.of() : zones.apply(users);
     }
 
     /** Those of {@code users} (canonical names) without an account; see {@link KnownUsers#withoutAccount}. */

@@ -1,6 +1,9 @@
 package dev.cim.server.chat.schedule;
 
+import com.google.protobuf.ByteString;
 import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.schedule.DelayFormat;
+import java.time.Duration;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.server.chat.routing.RouteGate;
 import dev.cim.server.chat.routing.Router;
@@ -13,7 +16,9 @@ import java.util.concurrent.Executors;
 /**
  * Sends claimed scheduled messages: each becomes a chat, marked with its delay, routed like any
  * other from one source (a thread of its own and a {@link RouteGate}, so that one sender's messages
- * to one recipient keep their order), and its outcome goes to {@link Finishing}.
+ * to one recipient keep their order), and its outcome goes to {@link Finishing}. A message later
+ * than its late policy allows is dropped instead; of a recurring one whose later occurrences are
+ * due too (the server was down), only the latest is sent, with how many were missed.
  */
 final class Firing implements AutoCloseable {
 
@@ -41,23 +46,58 @@ final class Firing implements AutoCloseable {
      * @param releasedBy the session whose client asked to send it (answered as request {@code requestId}),
      *                   or null when the server's own job fired
      */
-    void fire(String user, Scheduled message, Session releasedBy, long requestId) {
+    void fire(String user, Scheduled claimed, Session releasedBy, long requestId) {
+        if (OnlineWaits.whenOnline(claimed)) {
+            // Its deadline came: its recipient did not log in in time.
+            finishing.add(Finishing.Outcome.dropped(user, claimed, claimed, "not sent: " + claimed.getRecipient()
+                    + " did not log in by its deadline", releasedBy, requestId));
+            return;
+        }
+        route(user, claimed, releasedBy, requestId, false);
+    }
+
+    /** Sends "when online" message {@code claimed} of {@code user}: its recipient logged in. */
+    void fireOnline(String user, Scheduled claimed) {
+        route(user, claimed, null, 0, true);
+    }
+
+    private void route(String user, Scheduled claimed, Session releasedBy, long requestId, boolean recipientOnline) {
         boolean byServer = releasedBy == null;
         long now = clock.millis();
+        Occurrences.Due due = Occurrences.latestDue(claimed, now);
+        Scheduled message = due.occurrence();
+        long late = recipientOnline ? 0 : now - message.getDueAtMillis();
+        long limit = message.getTiming().getDropLateAfterMillis();
+        if (limit > 0 && late > limit) {
+            finishing.add(Finishing.Outcome.dropped(user, claimed, message, "not sent: it would have gone "
+                    + DelayFormat.format(Duration.ofMillis(late)) + " late, past its limit of "
+                    + DelayFormat.format(Duration.ofMillis(limit)), releasedBy, requestId));
+            return;
+        }
+        Chat.Delay.Builder delay = Chat.Delay.newBuilder()
+                .setRequestedMillis(message.getRequestedMillis())
+                .setDueAtMillis(recipientOnline ? now : message.getDueAtMillis())
+                .setFiredByServer(byServer)
+                .setOccurrence(message.getOccurrence())
+                .setMissed(due.missed())
+                .setWhenOnline(recipientOnline);
         Chat chat = Chat.newBuilder()
-                .setId(message.getId())
+                .setId(Occurrences.chatId(message))
                 .setSender(user)
                 .setRecipient(message.getRecipient())
                 .setText(message.getText())
                 .setSentAtMillis(now)
-                .setDelay(Chat.Delay.newBuilder()
-                        .setRequestedMillis(message.getRequestedMillis())
-                        .setDueAtMillis(message.getDueAtMillis())
-                        .setFiredByServer(byServer))
+                .setDelay(delay)
                 .build();
-        metrics.sent(message.getDueAtMillis(), now, byServer);
-        Tracker tracker = new Tracker(0, message.getIdBytes(), message.getRecipient(), (t, sessions, stored, failure) ->
-                finishing.add(new Finishing.Outcome(user, message, failure, releasedBy, requestId)));
+        if (!recipientOnline) {
+            metrics.sent(message.getDueAtMillis(), now, byServer);
+        }
+        String note = due.missed() == 0 ? "" : due.missed() + (due.missed() == 1 ? " occurrence" : " occurrences")
+                + " missed while the server was down; sent the latest, " + DelayFormat.format(Duration.ofMillis(late))
+                + " late";
+        Tracker tracker = new Tracker(0, ByteString.copyFromUtf8(chat.getId()), message.getRecipient(),
+                (t, sessions, stored, failure) -> finishing.add(Finishing.Outcome.sent(user, claimed, message, failure,
+                        note, releasedBy, requestId)));
         thread.execute(() -> router.route(chat, tracker, null, gate));
     }
 

@@ -6,14 +6,16 @@ import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange;
 import dev.cim.server.chat.platform.LaneBatches;
+import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.platform.Recipients;
-import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.chat.session.Replies;
 import dev.cim.server.chat.session.Session;
 import dev.cim.server.store.ScheduledStore;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -29,21 +31,29 @@ final class Registrations {
     private record Registering(Session session, long requestId, Scheduled draft) {
     }
 
+    /** Where registered messages go besides the store: this node's timers, the user's terminals, the waits. */
+    record Parts(ServerTimers timers, ScheduleNews news, OnlineWaits waits) {
+    }
+
     private final ScheduledStore store;
     private final Recipients recipients;
     private final ServerTimers timers;
     private final ScheduleNews news;
-    private final int maxPerUser;
+    private final OnlineWaits waits;
+    private final Clock clock;
+    private final ScheduleSettings settings;
     private final LaneBatches<Registering> batches;
 
-    Registrations(ScheduledStore store, Recipients recipients, UserLanes lanes, ServerTimers timers, ScheduleNews news,
-            int maxPerUser) {
+    Registrations(ScheduledStore store, Recipients recipients, Platform platform, Parts parts,
+            ScheduleSettings settings) {
         this.store = store;
         this.recipients = recipients;
-        this.timers = timers;
-        this.news = news;
-        this.maxPerUser = maxPerUser;
-        this.batches = new LaneBatches<>(lanes, this::registerAll);
+        this.timers = parts.timers();
+        this.news = parts.news();
+        this.waits = parts.waits();
+        this.clock = platform.clock();
+        this.settings = settings;
+        this.batches = new LaneBatches<>(platform.lanes(), this::registerAll);
     }
 
     /** Registers {@code draft} (checked already) for {@code session}'s user, and answers request {@code requestId}. */
@@ -66,20 +76,30 @@ final class Registrations {
                 }
             }
             Set<String> unknown = users.isEmpty() ? Set.of() : recipients.withoutAccount(users);
+            Map<String, String> zones = zones(batch);
+            long now = clock.millis();
             for (Registering r : batch) {
                 String to = r.draft().getRecipient();
+                Timings.Resolved resolved = Timings.resolve(r.draft(), zones.get(r.session().user()), zones.get(to), now,
+                        settings.maxDelay());
                 if (unknown.contains(to)) {
                     replies.add(r.session(), Envelopes.error(r.requestId(), ErrorReply.Code.UNKNOWN_USER,
                             "not scheduled: no user named " + to, false));
                 } else if (ChatRules.isGroup(to) && !recipients.inGroup(to.substring(1), r.session().user())) {
                     replies.add(r.session(), Envelopes.error(r.requestId(), ErrorReply.Code.BAD_REQUEST,
                             "not scheduled: you are not a member of " + to + " (or there is no such group)", false));
+                } else if (resolved.problem() != null) {
+                    replies.add(r.session(), Envelopes.error(r.requestId(), ErrorReply.Code.BAD_REQUEST,
+                            "not scheduled: " + resolved.problem(), false));
                 } else {
-                    registering.add(r);
-                    drafts.add(new ScheduledStore.Draft(r.session().user(), r.draft()));
+                    if (OnlineWaits.whenOnline(resolved.draft())) {
+                        waits.note(r.session().user(), resolved.draft()); // before it is held: see OnlineWaits
+                    }
+                    registering.add(new Registering(r.session(), r.requestId(), resolved.draft()));
+                    drafts.add(new ScheduledStore.Draft(r.session().user(), resolved.draft()));
                 }
             }
-            results = drafts.isEmpty() ? List.of() : store.registerAll(drafts, maxPerUser);
+            results = drafts.isEmpty() ? List.of() : store.registerAll(drafts, settings.maxPerUser());
         } catch (RuntimeException e) {
             batch.forEach(r -> Reply.failed(r.session(), r.requestId(), e));
             return;
@@ -88,6 +108,28 @@ final class Registrations {
             registered(replies, registering.get(i).session(), registering.get(i).requestId(), results.get(i));
         }
         replies.send();
+        for (int i = 0; i < registering.size(); i++) {
+            Scheduled draft = registering.get(i).draft();
+            if (OnlineWaits.whenOnline(draft)) {
+                if (results.get(i) instanceof ScheduledStore.Registration.TooMany) {
+                    waits.forget(registering.get(i).session().user(), draft);
+                } else {
+                    waits.registered(draft);
+                }
+            }
+        }
+    }
+
+    /** The zones of the senders and recipients whose times need them, in one round trip; empty when none do. */
+    private Map<String, String> zones(List<Registering> batch) {
+        Set<String> users = new HashSet<>();
+        for (Registering r : batch) {
+            if (Timings.needsZones(r.draft())) {
+                users.add(r.session().user());
+                users.add(r.draft().getRecipient());
+            }
+        }
+        return recipients.zones(users);
     }
 
     private void registered(Replies replies, Session session, long id, ScheduledStore.Registration registration) {

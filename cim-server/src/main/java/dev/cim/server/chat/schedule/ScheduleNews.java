@@ -24,15 +24,28 @@ final class ScheduleNews {
 
     /** Answers {@code session}'s request {@code requestId} and tells the user's other terminals. */
     void changed(Session session, long requestId, ScheduledChange.Kind kind, Scheduled message) {
+        changed(session, requestId, kind, message, null);
+    }
+
+    /** The same, for a recurring message whose series is now at {@code next} (null: none, or not recurring). */
+    void changed(Session session, long requestId, ScheduledChange.Kind kind, Scheduled message, Scheduled next) {
         Replies replies = new Replies();
-        changed(replies, session, requestId, kind, message);
+        ScheduledChange.Builder change = ScheduledChange.newBuilder().setKind(kind).setMessage(message);
+        if (next != null) {
+            change.setNext(next);
+        }
+        changed(replies, session, requestId, change.build());
         replies.send();
     }
 
     /** {@link #changed(Session, long, ScheduledChange.Kind, Scheduled)}, adding to {@code replies}. */
     void changed(Replies replies, Session session, long requestId, ScheduledChange.Kind kind, Scheduled message) {
-        replies.add(session, Envelopes.scheduledChange(requestId, kind, message));
-        tell(replies, session.user(), session, () -> ScheduledChange.newBuilder().setKind(kind).setMessage(message).build());
+        changed(replies, session, requestId, ScheduledChange.newBuilder().setKind(kind).setMessage(message).build());
+    }
+
+    private void changed(Replies replies, Session session, long requestId, ScheduledChange change) {
+        replies.add(session, Envelopes.scheduledChange(requestId, change));
+        tell(replies, session.user(), session, () -> change);
     }
 
     /**

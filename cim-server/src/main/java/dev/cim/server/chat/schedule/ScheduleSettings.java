@@ -1,6 +1,8 @@
 package dev.cim.server.chat.schedule;
 
+import dev.cim.server.store.ScheduledStore;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * How a node holds and sends scheduled messages.
@@ -12,15 +14,17 @@ import java.time.Duration;
  * @param releaseGrace how long the server waits, once a message is due, for its online sender's client
  *                     to release it
  * @param lease        how long a claim lasts before another node may send the message
+ * @param record       how much of each user's record of messages done with is kept
  */
 public record ScheduleSettings(Duration maxDelay, int maxPerUser, Duration window, Duration scanInterval,
-        Duration releaseGrace, Duration lease) {
+        Duration releaseGrace, Duration lease, ScheduledStore.Keep record) {
 
     public ScheduleSettings {
         positive(maxDelay, "max delay");
         positive(window, "window");
         positive(scanInterval, "scan interval");
         positive(lease, "lease");
+        Objects.requireNonNull(record, "record");
         if (releaseGrace.isNegative()) {
             throw new IllegalArgumentException("release grace: " + releaseGrace + " (expected: >= 0)");
         }

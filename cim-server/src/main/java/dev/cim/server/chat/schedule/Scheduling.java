@@ -69,6 +69,7 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
     private final Changes changes;
     private final Claims claims;
     private final Firing firing;
+    private final OnlineWaits waits;
     private final ScheduleScan scan;
     private final Periodic scanner;
     /** Held by this object so that the gauges it registered stay alive as long as it does. */
@@ -89,11 +90,12 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
         this.timers = new ServerTimers(platform.wheel(), platform.clock(), settings, cluster, this::due);
         this.scan = new ScheduleScan(store, platform.clock(), settings, timers::hold);
         this.metrics = new ScheduleMetrics(platform.meters(), timers::size, scan::stored);
-        this.registrations = new Registrations(store, recipients, platform.lanes(),
-                timers, news, settings.maxPerUser());
-        this.changes = new Changes(store, platform.lanes(), timers, news);
+        this.changes = new Changes(store, platform, timers, news, recipients, settings);
         this.firing = new Firing(router, platform.clock(), metrics,
-                new Finishing(store, platform.lanes(), news, settings.lease()));
+                new Finishing(store, platform, news, timers, settings));
+        this.waits = new OnlineWaits(store, platform.lanes(), platform.clock(), settings.lease(), cluster, firing);
+        this.registrations = new Registrations(store, recipients, platform,
+                new Registrations.Parts(timers, news, waits), settings);
         this.claims = new Claims(store, platform.lanes(), platform.clock(), settings.lease(), timers, firing, scan::rescan);
         this.scanner = new Periodic("cim-scheduled-scan", scan::scan, Duration.ZERO, settings.scanInterval());
     }
@@ -133,6 +135,8 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
             case CANCEL -> changes.cancel(session, id, request.getCancel().getId());
             case LIST_SCHEDULED -> changes.list(session, id, request.getListScheduled().getDueBeforeMillis());
             case RELEASE -> claims.released(session, id, request.getRelease().getId());
+            case SKIP -> changes.skip(session, id, request.getSkip().getId());
+            case LIST_SENT -> changes.sent(session, id, request.getListSent().getLimit());
             default -> throw new IllegalArgumentException("not a scheduled-message request: " + request.getKindCase());
         }
     }
@@ -151,13 +155,24 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
         // A due time already past is now (it is sent at once): kept as it was asked, a time far in the
         // past would show as one, and order with the messages due now as if it came first.
         long now = clock.millis();
-        registrations.add(session, id, Scheduled.newBuilder()
+        Scheduled.Builder draft = Scheduled.newBuilder()
                 .setId(MessageIds.of(session.origin(), id))
                 .setRecipient(UserNames.canonical(schedule.getRecipient()))
                 .setText(schedule.getText())
-                .setDueAtMillis(Math.max(now, schedule.getDueAtMillis()))
-                .setRequestedMillis(Math.max(0, schedule.getRequestedMillis()))
-                .build());
+                .setRequestedMillis(Math.max(0, schedule.getRequestedMillis()));
+        boolean noDeadline = schedule.getTiming().getWhenOnline() && schedule.getDueAtMillis() == 0;
+        if (!noDeadline) { // a rule or a time of day replaces it once registered (Timings)
+            draft.setDueAtMillis(Math.max(now, schedule.getDueAtMillis()));
+        }
+        if (schedule.hasTiming()) {
+            draft.setTiming(schedule.getTiming());
+        }
+        registrations.add(session, id, draft.build());
+    }
+
+    @Override
+    public void loggedIn(String user) {
+        waits.recipientOnline(user);
     }
 
     private void due(String user, Scheduled message) {

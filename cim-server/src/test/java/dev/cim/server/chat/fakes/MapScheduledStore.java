@@ -1,6 +1,7 @@
 package dev.cim.server.chat.fakes;
 
 import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.SentRecord;
 import dev.cim.server.chat.schedule.Scheduling;
 import dev.cim.server.store.ScheduledStore;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -24,6 +26,8 @@ public final class MapScheduledStore implements ScheduledStore {
     private final Map<Ref, Scheduled> bodies = new HashMap<>();
     private final Map<Ref, Long> due = new HashMap<>();
     private final Map<Ref, Long> leases = new HashMap<>();
+    private final Map<String, List<SentRecord>> records = new HashMap<>();
+    private final Map<String, java.util.Set<Ref>> waiting = new HashMap<>();
 
     public synchronized void put(String user, Scheduled message) {
         Ref ref = new Ref(user, message.getId());
@@ -53,8 +57,15 @@ public final class MapScheduledStore implements ScheduledStore {
     }
 
     @Override
-    public Optional<Scheduled> edit(String user, String id, String text, long dueAtMillis, long requestedMillis) {
-        throw new UnsupportedOperationException("not used by these tests");
+    public synchronized Optional<Scheduled> update(String user, String id, UnaryOperator<Scheduled> change) {
+        Ref ref = new Ref(user, id);
+        Scheduled current = bodies.get(ref);
+        if (current == null || leases.containsKey(ref)) {
+            return Optional.empty();
+        }
+        Scheduled updated = change.apply(current).toBuilder().setId(id).setNumber(current.getNumber()).build();
+        put(user, updated);
+        return Optional.of(updated);
     }
 
     @Override
@@ -63,7 +74,31 @@ public final class MapScheduledStore implements ScheduledStore {
     }
 
     @Override
+    public synchronized List<Claim> claimAllNow(List<Ref> messages, long nowMillis, long leaseUntilMillis) {
+        return claim(messages, nowMillis, leaseUntilMillis, true);
+    }
+
+    @Override
+    public synchronized void waitFor(String recipient, Ref message) {
+        waiting.computeIfAbsent(recipient, r -> new java.util.LinkedHashSet<>()).add(message);
+    }
+
+    @Override
+    public synchronized List<Ref> waiting(String recipient, int limit) {
+        return waiting.getOrDefault(recipient, java.util.Set.of()).stream().limit(limit).toList();
+    }
+
+    @Override
+    public synchronized void unwait(String recipient, List<Ref> messages) {
+        messages.forEach(waiting.getOrDefault(recipient, new java.util.HashSet<>())::remove);
+    }
+
+    @Override
     public synchronized List<Claim> claimAll(List<Ref> messages, long nowMillis, long leaseUntilMillis) {
+        return claim(messages, nowMillis, leaseUntilMillis, false);
+    }
+
+    private List<Claim> claim(List<Ref> messages, long nowMillis, long leaseUntilMillis, boolean evenIfNotDue) {
         if (failClaims.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new IllegalStateException("the store did not answer");
         }
@@ -73,7 +108,7 @@ public final class MapScheduledStore implements ScheduledStore {
             Long lease = leases.get(ref);
             if (dueAt == null || (lease != null && lease > nowMillis)) {
                 claims.add(new Claim.Gone());
-            } else if (dueAt > nowMillis) {
+            } else if (dueAt > nowMillis && !evenIfNotDue) {
                 claims.add(new Claim.NotDue(bodies.get(ref)));
             } else {
                 leases.put(ref, leaseUntilMillis);
@@ -107,13 +142,31 @@ public final class MapScheduledStore implements ScheduledStore {
     }
 
     @Override
-    public synchronized int doneAll(List<Ref> messages) {
-        messages.forEach(ref -> {
+    public synchronized int finishAll(List<Finish> finishes, Keep keep) {
+        for (Finish finish : finishes) {
+            Ref ref = finish.ref();
             leases.remove(ref);
-            due.remove(ref);
-            bodies.remove(ref);
-        });
+            Long dueAt = due.get(ref);
+            if (dueAt == null || dueAt != finish.dueAt()) {
+                continue; // finished already
+            }
+            if (finish.next() == null) {
+                due.remove(ref);
+                bodies.remove(ref);
+            } else {
+                put(ref.user(), finish.next());
+            }
+            if (finish.record() != null) {
+                records.computeIfAbsent(ref.user(), u -> new ArrayList<>()).add(0, finish.record());
+            }
+        }
         return 0;
+    }
+
+    @Override
+    public synchronized List<SentRecord> records(String user, int limit, long notBeforeMillis) {
+        return records.getOrDefault(user, List.of()).stream().filter(r -> r.getAtMillis() >= notBeforeMillis)
+                .limit(limit).toList();
     }
 
     @Override

@@ -58,10 +58,10 @@ class SchedulingTest {
     private final Router router = new Router(cluster, platform, inbox, Duration.ofSeconds(1), GroupPosts.NONE,
             Transcript.NONE);
     private final Scheduling scheduling = new Scheduling(store,
-            new Recipients(new KnownUsers(users -> Set.copyOf(users), 100), null),
+            new Recipients(new KnownUsers(users -> Set.copyOf(users), 100), null, users -> java.util.Map.of()),
             router, cluster, platform,
             new ScheduleSettings(Duration.ofDays(400), 1000, Duration.ofHours(1), Duration.ofMillis(50),
-                    Duration.ofSeconds(2), LEASE),
+                    Duration.ofSeconds(2), LEASE, new ScheduledStore.Keep(Duration.ofDays(30), 100)),
             4000);
     private final Sessions sessions = new Sessions(users, lanes::of, inbox, new SessionLimits(100, 1 << 20, 100, 10),
             WriteCounter.UNCOUNTED);

@@ -1,4 +1,4 @@
-package dev.cim.client.command;
+package dev.cim.common.schedule;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -10,9 +10,9 @@ import java.util.regex.Pattern;
  * with units, largest first ({@code 500ms}, {@code 90s}, {@code 2m}, {@code 1h30m}, {@code 1d12h}).
  * Units: {@code d}, {@code h}, {@code m}, {@code s}, {@code ms}. Precision is a millisecond.
  */
-final class DelayParser {
+public final class DelayParser {
 
-    static final String EXPECTED = "expected seconds (5, 1.5) or amounts with units (500ms, 90s, 2m, 1h30m)";
+    public static final String EXPECTED = "expected seconds (5, 1.5) or amounts with units (500ms, 90s, 2m, 1h30m)";
 
     private static final Pattern NUMBER = Pattern.compile("\\d+(\\.\\d+)?");
     private static final Pattern AMOUNT = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|d|h|m|s)");
@@ -21,15 +21,18 @@ final class DelayParser {
     private DelayParser() {
     }
 
-    static Duration parse(String token) throws CommandException {
+    /**
+     * @throws IllegalArgumentException with a one-line message saying what was expected
+     */
+    public static Duration parse(String token) {
         if (token.startsWith("-")) {
-            throw new CommandException("the delay must not be negative: " + token);
+            throw new IllegalArgumentException("the delay must not be negative: " + token);
         }
         if (NUMBER.matcher(token).matches()) {
             return millis(new BigDecimal(token).multiply(BigDecimal.valueOf(1000)), token);
         }
         if (!AMOUNTS.matcher(token).matches()) {
-            throw new CommandException("'" + token + "' is not a delay: " + EXPECTED);
+            throw new IllegalArgumentException("'" + token + "' is not a delay: " + EXPECTED);
         }
         BigDecimal totalMillis = BigDecimal.ZERO;
         int previous = -1;
@@ -37,7 +40,7 @@ final class DelayParser {
         while (amount.find()) {
             Unit unit = Unit.of(amount.group(2));
             if (unit.ordinal() <= previous) {
-                throw new CommandException("'" + token + "' is not a delay: units must go from largest to smallest, each once ("
+                throw new IllegalArgumentException("'" + token + "' is not a delay: units must go from largest to smallest, each once ("
                         + EXPECTED + ")");
             }
             previous = unit.ordinal();
@@ -46,12 +49,12 @@ final class DelayParser {
         return millis(totalMillis, token);
     }
 
-    private static Duration millis(BigDecimal millis, String token) throws CommandException {
+    private static Duration millis(BigDecimal millis, String token) {
         if (millis.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 1_000_000)) > 0) {
-            throw new CommandException("the delay " + token + " is far too long");
+            throw new IllegalArgumentException("the delay " + token + " is far too long");
         }
         if (millis.stripTrailingZeros().scale() > 0) {
-            throw new CommandException("the delay " + token + " is finer than a millisecond");
+            throw new IllegalArgumentException("the delay " + token + " is finer than a millisecond");
         }
         return Duration.ofMillis(millis.longValueExact());
     }

@@ -1,4 +1,4 @@
-package dev.cim.client.command;
+package dev.cim.common.schedule;
 
 import java.time.Duration;
 
