@@ -25,11 +25,21 @@ public record ChatMessage(String id, String sender, String recipient, String tex
      * @param dueAt         when it was due
      * @param firedByServer true when the server sent it on the sender's behalf (their client was not
      *                      there at the time), false when the sender's client did
+     * @param occurrence    of a recurring message, which occurrence (1 for the first); else 0
+     * @param missed        of a recurring message, occurrences before this one that were not sent
+     *                      (the server was down at their time)
+     * @param whenOnline    true when it waited for this user to log in
      */
-    public record Delay(Duration requested, Instant dueAt, boolean firedByServer) {
+    public record Delay(Duration requested, Instant dueAt, boolean firedByServer, int occurrence, int missed,
+            boolean whenOnline) {
         public Delay {
             Objects.requireNonNull(requested, "requested");
             Objects.requireNonNull(dueAt, "dueAt");
+        }
+
+        /** A message scheduled once, at a time. */
+        public Delay(Duration requested, Instant dueAt, boolean firedByServer) {
+            this(requested, dueAt, firedByServer, 0, 0, false);
         }
     }
 

@@ -6,8 +6,11 @@ import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.MessageIds;
 import dev.cim.common.protocol.proto.AccountSettings;
 import dev.cim.common.protocol.proto.Envelope;
+import dev.cim.common.protocol.proto.ListSent;
 import dev.cim.common.protocol.proto.LoginResult;
 import dev.cim.common.protocol.proto.Scheduled;
+import dev.cim.common.protocol.proto.Skip;
+import dev.cim.common.protocol.proto.Timing;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -226,6 +229,56 @@ public final class CimClient implements AutoCloseable {
         }
         return request(Pending.Kind.SCHEDULE, false, id -> Envelopes.schedule(id, to.name(), text,
                 dueAt.toEpochMilli(), Math.max(0, requested.toMillis())));
+    }
+
+    /**
+     * Schedules {@code text} for {@code to} {@code when}: at a time, when the recipient logs in,
+     * every so often, at a time of day in some zone; see {@link When}. The server holds it from the
+     * moment the future completes.
+     *
+     * @return the message as the server holds it, with its number and, for a recurring one or a
+     *         time of day, its first due time
+     */
+    public CompletableFuture<ScheduledMessage> schedule(Recipient to, String text, When when) {
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(when, "when");
+        CompletableFuture<ScheduledMessage> invalid = checkText(text);
+        if (invalid != null) {
+            return invalid;
+        }
+        Instant now = clock.instant();
+        long due = when.dueAtMillis(now);
+        long requested = when.requestedMillis(now);
+        Timing timing = when.timing();
+        return request(Pending.Kind.SCHEDULE, false, id -> {
+            Envelope schedule = Envelopes.schedule(id, to.name(), text, due, requested);
+            return timing == null ? schedule : schedule.toBuilder()
+                    .setSchedule(schedule.getSchedule().toBuilder().setTiming(timing)).build();
+        });
+    }
+
+    /**
+     * Skips the next occurrence of recurring message {@code id}.
+     *
+     * @return the series as it is now, at its next occurrence (if the skipped one was its last, the
+     *         message as it was: it is no longer scheduled)
+     */
+    public CompletableFuture<ScheduledMessage> skip(String id) {
+        Objects.requireNonNull(id, "id");
+        return request(Pending.Kind.SKIP, false, rid -> Envelopes.builder(rid)
+                .setSkip(Skip.newBuilder().setId(id)).build());
+    }
+
+    /**
+     * The newest {@code limit} entries (0: the server's default) of the record of the user's
+     * scheduled messages whose time came: sent (when, how late), failed or dropped (why), newest first.
+     */
+    public CompletableFuture<List<SentEntry>> sent(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit " + limit + " (expected: 0 or more)");
+        }
+        return request(Pending.Kind.SENT_LIST, false, rid -> Envelopes.builder(rid)
+                .setListSent(ListSent.newBuilder().setLimit(limit)).build());
     }
 
     /** All of the user's scheduled messages as the server holds them, soonest first. */

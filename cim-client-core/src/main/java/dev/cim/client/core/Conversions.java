@@ -9,6 +9,7 @@ import dev.cim.common.protocol.proto.LoginResult;
 import dev.cim.common.protocol.proto.Receipt;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.SearchPage;
+import dev.cim.common.protocol.proto.SentRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -27,7 +28,7 @@ final class Conversions {
         if (chat.hasDelay()) {
             Chat.Delay d = chat.getDelay();
             delay = new ChatMessage.Delay(Duration.ofMillis(d.getRequestedMillis()), Instant.ofEpochMilli(d.getDueAtMillis()),
-                    d.getFiredByServer());
+                    d.getFiredByServer(), d.getOccurrence(), d.getMissed(), d.getWhenOnline());
         }
         return new ChatMessage(chat.getId(), chat.getSender(), chat.getRecipient(), chat.getText(),
                 Instant.ofEpochMilli(chat.getSentAtMillis()), delay);
@@ -45,8 +46,16 @@ final class Conversions {
     }
 
     static ScheduledMessage scheduled(Scheduled s) {
-        return new ScheduledMessage(s.getId(), s.getNumber(), new Recipient(s.getRecipient()), s.getText(),
-                Instant.ofEpochMilli(s.getDueAtMillis()), Duration.ofMillis(s.getRequestedMillis()));
+        Instant due = Instant.ofEpochMilli(s.getDueAtMillis());
+        return new ScheduledMessage(s.getId(), s.getNumber(), new Recipient(s.getRecipient()), s.getText(), due,
+                Duration.ofMillis(s.getRequestedMillis()), s.hasTiming() ? When.of(s.getTiming(), due) : When.at(due),
+                s.getOccurrence(), zone(s.getRecipientZone()));
+    }
+
+    /** A record of a scheduled message done with. */
+    static SentEntry sent(SentRecord record) {
+        return new SentEntry(scheduled(record.getMessage()), kind(record.getOutcome()),
+                Instant.ofEpochMilli(record.getAtMillis()), record.getReason());
     }
 
     static ScheduledChange.Kind kind(dev.cim.common.protocol.proto.ScheduledChange.Kind kind) {
@@ -55,6 +64,8 @@ final class Conversions {
             case CANCELLED -> ScheduledChange.Kind.CANCELLED;
             case SENT -> ScheduledChange.Kind.SENT;
             case FAILED -> ScheduledChange.Kind.FAILED;
+            case DROPPED -> ScheduledChange.Kind.DROPPED;
+            case SKIPPED -> ScheduledChange.Kind.SKIPPED;
             default -> ScheduledChange.Kind.SCHEDULED;
         };
     }

@@ -10,7 +10,7 @@ final class Pending {
 
     /** What was asked, which says what answers it. */
     enum Kind { SEND, SCHEDULE, EDIT, CANCEL, RELEASE, LIST_SCHEDULED, ONLINE_USERS, GROUP, GROUP_LIST, GROUP_MEMBERS,
-        HISTORY, SEARCH, SETTINGS }
+        HISTORY, SEARCH, SETTINGS, SKIP, SENT_LIST }
 
     final long id;
     final Envelope envelope;

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
@@ -65,8 +66,8 @@ final class ScheduleSync {
     }
 
     /** One of the user's scheduled messages changed. */
-    void changed(ScheduledChange.Kind kind, ScheduledMessage message) {
-        jobs.changed(kind, message);
+    void changed(ScheduledChange.Kind kind, ScheduledMessage message, Optional<ScheduledMessage> next) {
+        jobs.changed(kind, message, next);
     }
 
     /** The user's scheduled messages with a job here. */

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -83,9 +84,17 @@ final class ScheduledJobs {
 
     /** One of the user's scheduled messages changed. */
     void changed(ScheduledChange.Kind kind, ScheduledMessage message) {
+        changed(kind, message, Optional.empty());
+    }
+
+    /** The same, for a recurring message whose series is now at {@code next}. */
+    void changed(ScheduledChange.Kind kind, ScheduledMessage message, Optional<ScheduledMessage> next) {
         switch (kind) {
             case SCHEDULED, EDITED -> hold(message);
-            case CANCELLED, SENT, FAILED -> drop(message.id());
+            case CANCELLED, SENT, FAILED, DROPPED, SKIPPED -> {
+                drop(message.id());
+                next.ifPresent(this::hold); // a recurring message goes on at its next occurrence
+            }
         }
     }
 
@@ -102,7 +111,8 @@ final class ScheduledJobs {
 
     private void hold(ScheduledMessage message) {
         Instant now = clock.instant();
-        if (message.dueAt().isAfter(now.plus(window))) {
+        // A "when online" message is the server's to send, at its recipient's login.
+        if (message.isWhenOnline() || message.dueAt().isAfter(now.plus(window))) {
             drop(message.id());
             return;
         }

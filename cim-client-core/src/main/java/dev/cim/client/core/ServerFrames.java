@@ -62,6 +62,8 @@ final class ServerFrames {
             case GROUP_REPLY -> groupReply(id, envelope.getGroupReply());
             case GROUP_NEWS -> news.onGroupChange(Conversions.groupChange(envelope.getGroupNews()));
             case SETTINGS -> settings(id, envelope.getSettings());
+            case SENT_LIST -> answer(id, envelope.getSentList().getRecordsList().stream().map(Conversions::sent)
+                    .toList());
             case HISTORY_PAGE -> answer(id, Conversions.page(envelope.getHistoryPage()));
             case SEARCH_PAGE -> answer(id, Conversions.search(envelope.getSearchPage()));
             case ERROR -> error(id, envelope.getError());
@@ -101,10 +103,12 @@ final class ServerFrames {
         Scheduled message = change.getMessage();
         ScheduledMessage scheduled = Conversions.scheduled(message);
         ScheduledChange.Kind kind = Conversions.kind(change.getKind());
-        schedule.changed(kind, scheduled);
+        Optional<ScheduledMessage> next = change.hasNext() ? Optional.of(Conversions.scheduled(change.getNext()))
+                : Optional.empty();
+        schedule.changed(kind, scheduled, next);
         Pending pending = id == 0 ? null : requests.get(id);
         if (pending == null || pending.internal) {
-            news.onScheduledChange(new ScheduledChange(kind, scheduled, change.getReason()));
+            news.onScheduledChange(new ScheduledChange(kind, scheduled, change.getReason(), next));
         }
         if (pending != null) {
             answer(id, scheduled);

@@ -70,8 +70,8 @@ final class Firing implements AutoCloseable {
         long limit = message.getTiming().getDropLateAfterMillis();
         if (limit > 0 && late > limit) {
             finishing.add(Finishing.Outcome.dropped(user, claimed, message, "not sent: it would have gone "
-                    + DelayFormat.format(Duration.ofMillis(late)) + " late, past its limit of "
-                    + DelayFormat.format(Duration.ofMillis(limit)), releasedBy, requestId));
+                    + DelayFormat.rounded(Duration.ofMillis(late)) + " late, past its limit of "
+                    + DelayFormat.rounded(Duration.ofMillis(limit)), releasedBy, requestId));
             return;
         }
         Chat.Delay.Builder delay = Chat.Delay.newBuilder()
@@ -93,7 +93,7 @@ final class Firing implements AutoCloseable {
             metrics.sent(message.getDueAtMillis(), now, byServer);
         }
         String note = due.missed() == 0 ? "" : due.missed() + (due.missed() == 1 ? " occurrence" : " occurrences")
-                + " missed while the server was down; sent the latest, " + DelayFormat.format(Duration.ofMillis(late))
+                + " missed while the server was down; sent the latest, " + DelayFormat.rounded(Duration.ofMillis(late))
                 + " late";
         Tracker tracker = new Tracker(0, ByteString.copyFromUtf8(chat.getId()), message.getRecipient(),
                 (t, sessions, stored, failure) -> finishing.add(Finishing.Outcome.sent(user, claimed, message, failure,

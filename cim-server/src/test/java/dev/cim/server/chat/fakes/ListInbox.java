@@ -72,4 +72,9 @@ public final class ListInbox implements InboxStore {
     public synchronized List<String> texts() {
         return entries.stream().map(e -> e.chat().getText()).toList();
     }
+
+    /** The chats stored, in order. */
+    public synchronized List<Chat> chats() {
+        return entries.stream().map(Entry::chat).toList();
+    }
 }

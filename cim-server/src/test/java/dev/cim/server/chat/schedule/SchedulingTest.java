@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cim.common.protocol.Envelopes;
+import dev.cim.common.protocol.proto.Chat;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange;
+import dev.cim.common.protocol.proto.SentRecord;
+import dev.cim.common.protocol.proto.Timing;
 import dev.cim.common.wheel.DelayScheduler;
 import dev.cim.server.chat.fakes.FakeConnection;
 import dev.cim.server.chat.fakes.ListInbox;
@@ -207,6 +210,74 @@ class SchedulingTest {
         Session session = sessions.open(user, 1, terminal, s -> { });
         users.add(session);
         return session;
+    }
+
+    @Test
+    void messageLaterThanItsLatePolicyAllows_isDropped_recorded_andNotSent() {
+        store.put("alice", message("m1", "too late", clock.millis() - Duration.ofHours(1).toMillis()).toBuilder()
+                .setTiming(Timing.newBuilder().setDropLateAfterMillis(Duration.ofMinutes(10).toMillis())).build());
+
+        scheduling.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> !store.records("alice", 10, 0).isEmpty());
+        SentRecord record = store.records("alice", 10, 0).get(0);
+        assertThat(record.getOutcome()).isEqualTo(ScheduledChange.Kind.DROPPED);
+        assertThat(record.getReason()).isEqualTo("not sent: it would have gone 1h late, past its limit of 10m");
+        assertThat(store.count()).isZero();
+        assertThat(inbox.texts()).isEmpty();
+    }
+
+    @Test
+    void recurringMessageAfterAnOutage_sendsOnlyTheLatestOccurrenceDue_andGoesOnFromIt() {
+        long start = clock.millis() - Duration.ofMinutes(10).toMillis() - 30_000; // occurrences every minute
+        store.put("alice", message("m1", "tick", start + 60_000).toBuilder().setOccurrence(1).setSeriesStartMillis(start)
+                .setTiming(Timing.newBuilder().setEvery("1m").setZone("UTC")).build());
+
+        scheduling.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> !inbox.texts().isEmpty());
+        Chat sent = inbox.chats().get(0);
+        assertThat(sent.getId()).isEqualTo("m1.10");
+        assertThat(sent.getDelay().getOccurrence()).isEqualTo(10);
+        assertThat(sent.getDelay().getMissed()).isEqualTo(9);
+        assertThat(sent.getDelay().getDueAtMillis()).isEqualTo(start + 10 * 60_000);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !store.records("alice", 10, 0).isEmpty());
+        assertThat(store.records("alice", 10, 0).get(0).getReason())
+                .isEqualTo("9 occurrences missed while the server was down; sent the latest, 30s late");
+        ScheduledStore.Scan held = store.scanAll(clock.millis(), Long.MIN_VALUE, Long.MAX_VALUE - 1, Long.MIN_VALUE, 10);
+        assertThat(held.entries()).singleElement().satisfies(e -> {
+            assertThat(e.message().getOccurrence()).isEqualTo(11);
+            assertThat(e.message().getDueAtMillis()).isEqualTo(start + 11 * 60_000);
+        });
+        assertThat(inbox.texts()).hasSize(1);
+    }
+
+    @Test
+    void whenOnlineMessage_goesAtTheRecipientsLogin_orIsDroppedAtItsDeadline() {
+        Scheduled waiting = message("m1", "welcome back", Long.MAX_VALUE).toBuilder()
+                .setTiming(Timing.newBuilder().setWhenOnline(true)).build();
+        store.waitFor("bob", new ScheduledStore.Ref("alice", "m1"));
+        store.put("alice", waiting);
+        Scheduled expiring = message("m2", "too slow", clock.millis() - 1).toBuilder().setRecipient("carl")
+                .setTiming(Timing.newBuilder().setWhenOnline(true)).build();
+        store.waitFor("carl", new ScheduledStore.Ref("alice", "m2"));
+        store.put("alice", expiring);
+        scheduling.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> !store.records("alice", 10, 0).isEmpty());
+        assertThat(store.records("alice", 10, 0).get(0).getReason())
+                .isEqualTo("not sent: carl did not log in by its deadline");
+        assertThat(store.waiting("carl", 10)).isEmpty();
+        assertThat(inbox.texts()).isEmpty();
+
+        scheduling.loggedIn("bob");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("welcome back"));
+        assertThat(inbox.chats().get(0).getDelay().getWhenOnline()).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.waiting("bob", 10).isEmpty());
+        assertThat(store.count()).isZero();
+        scheduling.loggedIn("bob");
+        assertThat(inbox.texts()).containsExactly("welcome back");
     }
 
     private Scheduled message(String id, String text, long dueAtMillis) {
