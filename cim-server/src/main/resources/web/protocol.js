@@ -30,7 +30,7 @@
  * timers, the clock, randomness), so the machine can be driven by a test without a server.
  */
 
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 const SUBPROTOCOL = "cim.json";
 /** The ping interval until the server says its own. */
 const FIRST_HEARTBEAT_MILLIS = 5_000;

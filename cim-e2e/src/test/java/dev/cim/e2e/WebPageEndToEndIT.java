@@ -284,7 +284,7 @@ class WebPageEndToEndIT {
                         send(text) { this.sent.push(JSON.parse(text)); }
                         close() { this.readyState = 3; this.onclose({ code: 1006 }); }
                         accept() { this.readyState = 1; this.onopen(); }
-                        receive(envelope) { this.onmessage({ data: JSON.stringify({ version: 4, ...envelope }) }); }
+                        receive(envelope) { this.onmessage({ data: JSON.stringify({ version: 5, ...envelope }) }); }
                         written() { const all = this.sent.map(describe); this.sent = []; return all.join(', '); }
                     }
                     const describe = (e) => Object.keys(e).filter((k) => k !== 'version' && k !== 'requestId')

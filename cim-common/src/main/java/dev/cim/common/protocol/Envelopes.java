@@ -41,7 +41,7 @@ public final class Envelopes {
      * 4 since delivered messages may be answered by a {@link Receipts} frame for several at once (a
      * client of version 3 would leave them unanswered).
      */
-    public static final int PROTOCOL_VERSION = 4;
+    public static final int PROTOCOL_VERSION = 5;
 
     private Envelopes() {
     }
