@@ -176,6 +176,18 @@ final class Cluster implements AutoCloseable {
                 Long.toString(first.toEpochMilli()), Long.toString(last.toEpochMilli())), user);
     }
 
+    /** A client that schedules one message to {@code recipient} recurring by {@code rule}, {@code times} times. */
+    JavaProcess series(String user, String addresses, String recipient, String rule, int times) throws IOException {
+        return client(List.of("series", user, addresses, stateDir().toString(), recipient, rule,
+                Integer.toString(times)), user);
+    }
+
+    /** A client that schedules {@code count} messages to {@code recipient} for when they next log in. */
+    JavaProcess onliner(String user, String addresses, String recipient, int count) throws IOException {
+        return client(List.of("onliner", user, addresses, stateDir().toString(), recipient, Integer.toString(count)),
+                user);
+    }
+
     /** {@code count} members of a group in one process: users {@code prefix}1 to {@code prefix}count. */
     JavaProcess members(String prefix, int count, String addresses) throws IOException {
         return client(List.of("members", prefix, Integer.toString(count), addresses, stateDir().toString()), prefix);

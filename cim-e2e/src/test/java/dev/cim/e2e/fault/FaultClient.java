@@ -6,6 +6,7 @@ import dev.cim.client.core.CimListener;
 import dev.cim.client.core.ConnectionEvent;
 import dev.cim.client.core.Recipient;
 import dev.cim.client.core.SeenIds;
+import dev.cim.client.core.When;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +62,10 @@ public final class FaultClient {
                             + " AT " + System.currentTimeMillis()
                             + " BY " + (message.delay().firedByServer() ? "server" : "client");
                     print(out, "RECV " + message.sender() + " " + text.substring(2) + timing);
+                } else if (text.startsWith("occ:") && message.delay() != null) {
+                    ChatMessage.Delay delay = message.delay();
+                    print(out, "OCC " + delay.occurrence() + " MISSED " + delay.missed() + " DUE "
+                            + delay.dueAt().toEpochMilli() + " AT " + System.currentTimeMillis() + " ID " + message.id());
                 }
             }
 
@@ -79,6 +84,20 @@ public final class FaultClient {
         } else if ("scheduler".equals(role)) {
             schedule(client, out, recipient(args[4]), Integer.parseInt(args[5]), Long.parseLong(args[6]),
                     Long.parseLong(args[7]));
+        } else if ("series".equals(role)) {
+            // One recurring message: its occurrences are told apart by their numbers, not their text.
+            client.schedule(recipient(args[4]), "occ:", When.every(args[5]).times(Integer.parseInt(args[6])))
+                    .whenComplete((held, failure) -> print(out, failure == null ? "SCHEDULED " + held.id() + " DONE"
+                            : "FAIL " + failure.getMessage()));
+        } else if ("onliner".equals(role)) {
+            java.util.List<java.util.concurrent.CompletableFuture<?>> all = new java.util.ArrayList<>();
+            for (int n = 1; n <= Integer.parseInt(args[5]); n++) {
+                int number = n;
+                all.add(client.schedule(recipient(args[4]), "n:" + n, When.online()).whenComplete((held, failure) ->
+                        print(out, failure == null ? "SCHEDULED " + number : "FAIL " + number + " " + failure.getMessage())));
+            }
+            java.util.concurrent.CompletableFuture.allOf(all.toArray(java.util.concurrent.CompletableFuture[]::new))
+                    .whenComplete((done, failure) -> print(out, "DONE"));
         }
         while (System.in.read() != -1) {
             // runs until the test closes standard input (or kills it)
