@@ -119,21 +119,9 @@ class DelayedEndToEndIT {
             cluster.killServer(0);
             cluster.startServer(0);
 
-            // Every occurrence is shown once, or counted as missed by the next one shown (the server
-            // was down at its time): together they are the 60 of the series, in order.
             org.awaitility.Awaitility.await("the series to its end").atMost(Duration.ofSeconds(60).plus(WAIT))
-                    .until(() -> occurrences(receiver).stream().mapToLong(o -> 1 + o[1]).sum() >= 60
-                            || occurrences(receiver).stream().anyMatch(o -> o[0] == 60));
-            List<long[]> shown = occurrences(receiver);
-            assertThat(shown).extracting(o -> o[0]).doesNotHaveDuplicates().isSorted();
-            assertThat(shown.get(shown.size() - 1)[0]).isEqualTo(60);
-            long covered = 0;
-            for (long[] o : shown) {
-                assertThat(o[0]).as("occurrence %d follows the ones it says were missed", o[0])
-                        .isEqualTo(covered + 1 + o[1]);
-                covered = o[0];
-                assertThat(o[3]).as("occurrence %d shown before it was due", o[0]).isGreaterThanOrEqualTo(o[2]);
-            }
+                    .until(() -> occurrences(receiver).stream().anyMatch(o -> o[0] == 60));
+            List<long[]> shown = assertSeries(receiver, 60);
             long missed = shown.stream().mapToLong(o -> o[1]).sum();
             long[] late = shown.stream().mapToLong(o -> o[3] - o[2]).sorted().toArray();
             System.out.printf("recurring 1s x 60, server SIGKILL and restart: %d occurrences shown once each, %d "
@@ -158,15 +146,7 @@ class DelayedEndToEndIT {
 
             org.awaitility.Awaitility.await("the series to its end").atMost(Duration.ofSeconds(40).plus(WAIT))
                     .until(() -> occurrences(receiver).stream().anyMatch(o -> o[0] == 40));
-            List<long[]> shown = occurrences(receiver);
-            assertThat(shown).extracting(o -> o[0]).doesNotHaveDuplicates().isSorted();
-            long covered = 0;
-            for (long[] o : shown) {
-                assertThat(o[0]).as("occurrence %d follows the ones it says were missed", o[0])
-                        .isEqualTo(covered + 1 + o[1]);
-                covered = o[0];
-                assertThat(o[3]).as("occurrence %d shown before it was due", o[0]).isGreaterThanOrEqualTo(o[2]);
-            }
+            List<long[]> shown = assertSeries(receiver, 40);
             System.out.printf("recurring 1s x 40 on two nodes, the holding node SIGKILLed: %d shown once each, %d "
                     + "missed and counted%n", shown.size(), shown.stream().mapToLong(o -> o[1]).sum());
         }
@@ -192,6 +172,25 @@ class DelayedEndToEndIT {
             System.out.printf("200 'when online' messages, server SIGKILL and restart, then the login: %d shown once "
                     + "each%n", raw.size());
         }
+    }
+
+    /**
+     * Every occurrence of a series of {@code times} was shown once, or counted as missed by the next
+     * one shown (the server was down at its time): together they are the whole series, in order,
+     * none shown early. Returns the occurrences shown.
+     */
+    private static List<long[]> assertSeries(JavaProcess receiver, int times) {
+        List<long[]> shown = occurrences(receiver);
+        assertThat(shown).extracting(o -> o[0]).doesNotHaveDuplicates().isSorted();
+        assertThat(shown.get(shown.size() - 1)[0]).isEqualTo(times);
+        long covered = 0;
+        for (long[] o : shown) {
+            assertThat(o[0]).as("occurrence %d follows the ones it says were missed", o[0])
+                    .isEqualTo(covered + 1 + o[1]);
+            covered = o[0];
+            assertThat(o[3]).as("occurrence %d shown before it was due", o[0]).isGreaterThanOrEqualTo(o[2]);
+        }
+        return shown;
     }
 
     /** The occurrences shown: {occurrence, missed, due, shown at}, in the order shown. */
