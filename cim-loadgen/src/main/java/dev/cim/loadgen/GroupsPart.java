@@ -48,6 +48,9 @@ import java.util.concurrent.locks.LockSupport;
  * </ol>
  * Every group message carries a {@link Token} of {@value #TEXT_LENGTH} characters: its phase's tag,
  * its number in the phase's {@link GroupLedger}, and its send time.
+ *
+ * <p>One part of the load, whose phases share one group and its members; its length is those phases
+ * and the report of what each measured.
  */
 final class GroupsPart implements Traffic {
 

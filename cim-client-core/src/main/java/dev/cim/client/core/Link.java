@@ -45,7 +45,10 @@ import org.slf4j.LoggerFactory;
  * look like one waiting for a server that is down. A handshake cut short (a timeout, a reset) is
  * tried again like any failed connection.
  *
- * <p>Confined to the client's I/O thread; {@link Owner} hears what happens, on that thread.
+ * <p>Confined to the client's I/O thread; {@link Owner} hears what happens, on that thread. Its
+ * length is one connection's life (connect, handshake, login, heartbeat, failover with backoff, the
+ * server's GoAway), which shares the one state of which connection is current; the protocol's
+ * framing and the WebSocket are installed by classes of their own.
  */
 final class Link {
 

@@ -47,6 +47,10 @@ import org.slf4j.LoggerFactory;
  * <h3>Counting</h3>
  * {@link #pending()} is the number of ids handed out minus the number of jobs that reached a
  * terminal state; ids come from one counter, so scheduling costs one shared atomic besides the push.
+ *
+ * <p>Its length is the one ticker loop and the stop modes (drain, stop now) that share its state;
+ * the data structures it drives are classes of their own ({@link TimingWheel}, {@link EntryInbox},
+ * {@link OccupancyBitmap}).
  */
 final class WheelScheduler implements DelayScheduler {
 

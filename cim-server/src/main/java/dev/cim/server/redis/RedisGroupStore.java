@@ -21,6 +21,9 @@ import org.springframework.data.redis.core.RedisTemplate;
  * ({@link RedisKeys#groupNameOwner}, taken before a group is made, given back after it ends), and
  * each user's set of groups ({@link RedisKeys#groupsOf}: added to before a user joins, taken from
  * after they leave, so it holds every group they are in).
+ *
+ * <p>Its length is its Lua scripts, one per atomic step of the {@link GroupStore} contract, each with
+ * a comment on its keys and answers.
  */
 public final class RedisGroupStore implements GroupStore {
 
