@@ -11,8 +11,9 @@
  */
 
 import { HELP, conversationOf } from "./commands.js";
-import { EVERYONE } from "./chats.js";
-import { when, roundedDelay, count } from "./text.js";
+import { EVERYONE, scheduledOf } from "./chats.js";
+import { when, roundedDelay, count, dueText, ruleText, lateness } from "./text.js";
+import { browserZone } from "./times.js";
 
 /** Scheduled messages due within this get a release timer on the page. */
 const RELEASE_WINDOW_MILLIS = 10 * 60_000;
@@ -23,8 +24,8 @@ const RELEASE_WINDOW_MILLIS = 10 * 60_000;
  * @param page {session, connection (both read when used), say(lines, kind), problem(text),
  *             changed() (draw again), open(conversation), history(conversation, before, limit),
  *             logout()}
- * @returns {run(command), scheduledActions: the panel's {edit, reschedule, cancel}, refreshScheduled(),
- *          refreshGroups(), refreshOnline(show), armReleases()}
+ * @returns {run(command), scheduledActions: the panel's {edit, reschedule, cancel, skip},
+ *          refreshScheduled(), refreshGroups(), refreshOnline(show), armReleases()}
  */
 export function createActions(page) {
     /** Carries out a command of the input box. */
@@ -32,9 +33,20 @@ export function createActions(page) {
         switch (command.kind) {
             case "nothing": return;
             case "send": return send(command.to, command.text);
-            case "delay": return schedule(command.to, command.text, Date.now() + command.delayMillis, command.delayMillis);
-            case "at": return schedule(command.to, command.text, command.dueAtMillis, Math.max(0, command.dueAtMillis - Date.now()));
+            case "delay": return schedule(command, Date.now() + command.delayMillis, command.delayMillis);
+            case "at": return command.at ? schedule(command, 0, 0, { at: command.at, atZone: command.atZone, zone: zone() })
+                : schedule(command, command.dueAtMillis, Math.max(0, command.dueAtMillis - Date.now()));
+            case "online": return schedule(command, command.deadlineMillis, 0, { whenOnline: true });
+            case "every": return schedule(command, 0, 0, {
+                every: command.every, zone: command.zone, untilMillis: String(command.untilMillis || 0), times: command.times || 0,
+            });
             case "delays": return listScheduled();
+            case "skip": return byNumber(command.number, (m) => skip(m).catch(
+                (e) => page.problem("skip #" + command.number + ": " + e.message)));
+            case "sent": return listSent(command.limit);
+            case "tz": return command.zone ? setZone(command.zone) : page.say(["your time zone: " + (page.session.zone
+                ? page.session.zone + " (kept on your account)"
+                : browserZone() + " (this browser's; your account has none: :tz <Zone> sets it)")]);
             case "cancel": return byNumber(command.number, (m) => cancel(m).then(
                 () => page.say(["cancelled scheduled message #" + command.number]),
                 (e) => page.problem("cancel #" + command.number + ": " + e.message)));
@@ -42,6 +54,12 @@ export function createActions(page) {
                 (edited) => page.say(["scheduled message #" + command.number + " now says: " + edited.text]),
                 (e) => page.problem("edit #" + command.number + ": " + e.message)));
             case "move": return byNumber(command.number, (m) => {
+                if (m.whenOnline || m.recurring) {
+                    page.problem("move #" + command.number + ": " + (m.whenOnline
+                        ? "it goes when " + m.recipient + " logs in, not at a time (:cancel it and schedule it again)"
+                        : "a series' times come from its rule (:skip skips its next occurrence)"));
+                    return undefined;
+                }
                 const due = command.dueAtMillis ?? Date.now() + command.delayMillis;
                 return reschedule(m, due).then(
                     (moved) => page.say(["scheduled message #" + command.number + " will be sent at " + when(moved.dueAt)]),
@@ -96,19 +114,92 @@ export function createActions(page) {
         page.changed();
     }
 
-    function schedule(to, text, dueAt, requested) {
-        const { answer } = page.connection.request("schedule", {
-            recipient: to, text, dueAtMillis: String(dueAt), requestedMillis: String(Math.max(0, Math.round(requested))),
-        });
+    /**
+     * Schedules `command`'s text for its recipient: due at `dueAt` (for "when online", the deadline;
+     * 0 when the server works the time out), with `timing` for what else the server needs to know.
+     */
+    function schedule(command, dueAt, requested, timing = {}) {
+        const max = Number(page.session.info.maxScheduled || 0);
+        if (max > 0 && page.session.scheduled.byId.size >= max) {
+            page.problem("not scheduled: you hold " + max + " scheduled messages, the most the server allows "
+                + "(cancel one, or wait until one is sent)");
+            return;
+        }
+        const late = command.dropLateAfterMillis ? { dropLateAfterMillis: String(command.dropLateAfterMillis) } : {};
+        const body = {
+            recipient: command.to, text: command.text, dueAtMillis: String(dueAt),
+            requestedMillis: String(Math.max(0, Math.round(requested))),
+        };
+        if (Object.keys(timing).length + Object.keys(late).length > 0) {
+            body.timing = { ...timing, ...late };
+        }
+        const { answer } = page.connection.request("schedule", body);
         if (page.connection.state.name !== "online") {
             page.say(["(not connected: this is done when the connection is back)"]);
         }
         answer.then((change) => {
-            const m = change.message || {};
-            const due = Number(m.dueAtMillis || dueAt);
-            page.say(["scheduled message #" + m.number + " to " + m.recipient + " will be sent at " + when(due) + " (in "
-                + roundedDelay(due - Date.now()) + "); it is kept by the server"]);
+            const m = scheduledOf(change.message || {});
+            const dueIn = " (in " + roundedDelay(m.dueAt - Date.now()) + ")";
+            const how = m.whenOnline ? " will be sent " + dueText(m)
+                : m.recurring ? ", " + ruleText(m) + ": first at " + when(m.dueAt) + dueIn
+                : " will be sent at " + when(m.dueAt) + dueIn;
+            page.say([(m.recurring ? "recurring message #" : "scheduled message #") + m.number + " to " + m.recipient + how
+                + (m.lateLimit ? ", dropped if more than " + roundedDelay(m.lateLimit) + " late" : "")
+                + "; it is kept by the server"]);
         }, (e) => page.problem(e.message.startsWith("not scheduled") ? e.message : "not scheduled: " + e.message));
+    }
+
+    /** The zone the server reads times of day in: the account's, else this browser's. */
+    function zone() {
+        return page.session.zone || browserZone();
+    }
+
+    function skip(message) {
+        if (!message.recurring) {
+            return Promise.reject(new Error("not a recurring message (:skip skips an occurrence of one scheduled with "
+                + ":every; :cancel cancels this one)"));
+        }
+        return page.connection.request("skip", { id: message.id }).answer.then((change) => {
+            const next = change.next ? scheduledOf(change.next) : null;
+            page.say([next ? "skipped occurrence " + (next.occurrence - 1) + " of #" + message.number + "; next: occurrence "
+                + next.occurrence + " at " + when(next.dueAt)
+                : "skipped the last occurrence of #" + message.number + ": the series has ended"]);
+            page.changed();
+        });
+    }
+
+    function setZone(name) {
+        page.connection.request("setSettings", { zone: name }).answer.then((settings) => {
+            page.session.zone = settings.zone || "";
+            page.say(["your time zone is now " + page.session.zone + " (kept on your account: your other terminals "
+                + "use it too, and others' 'their' times for you are read in it)"]);
+        }, (e) => page.problem(e.message.startsWith("not changed") ? e.message : "not changed: " + e.message));
+    }
+
+    function listSent(limit) {
+        page.connection.request("listSent", { limit }).answer.then((list) => {
+            const records = list.records || [];
+            if (records.length === 0) {
+                page.say(["no scheduled message was sent, failed or dropped lately"]);
+                return;
+            }
+            page.say([count(records.length, "scheduled message") + " done with, newest first:"].concat(records.map(sentLine)));
+        }, (e) => page.problem("cannot list what was sent: " + e.message));
+    }
+
+    /** One record of :sent: what, to whom, when it was due, and what became of it. */
+    function sentLine(record) {
+        const m = scheduledOf(record.message || {});
+        const at = Number(record.atMillis || 0);
+        const what = "  #" + m.number + (m.occurrence ? " (occurrence " + m.occurrence + ")" : "") + "  to " + m.recipient
+            + "  " + m.text + "  ";
+        const due = m.whenOnline ? "when " + m.recipient + " logged in" : "due " + when(m.dueAt);
+        switch (record.outcome) {
+            case "SENT": return what + due + ", sent " + when(at) + (m.whenOnline ? "" : " (" + lateness(at - m.dueAt) + ")");
+            case "FAILED": return what + due + ", failed " + when(at) + ": " + (record.reason || "");
+            case "DROPPED": return what + due + ", dropped " + when(at) + ": " + (record.reason || "");
+            default: return what + due + ", " + String(record.outcome || "?").toLowerCase() + " " + when(at);
+        }
     }
 
     function cancel(message) {
@@ -169,7 +260,8 @@ export function createActions(page) {
                 return;
             }
             page.say([count(messages.length, "scheduled message") + ":"].concat(messages.map((m) =>
-                "  #" + m.number + "  " + when(m.dueAt) + "  to " + m.recipient + "  " + m.text)));
+                "  #" + m.number + "  " + dueText(m) + "  to " + m.recipient + "  " + m.text
+                + (m.recurring ? "  (" + ruleText(m) + ")" : ""))));
         });
     }
 
@@ -182,8 +274,10 @@ export function createActions(page) {
             return;
         }
         const now = Date.now();
-        const wanted = new Map(page.session.scheduled.ordered().filter((m) => m.dueAt - now <= RELEASE_WINDOW_MILLIS)
-            .map((m) => [m.id, m]));
+        // A "when online" message is the server's to send, at its recipient's login (its due time
+        // is a deadline); a series' timer is for its next occurrence, and moves when that does.
+        const wanted = new Map(page.session.scheduled.ordered()
+            .filter((m) => !m.whenOnline && m.dueAt - now <= RELEASE_WINDOW_MILLIS).map((m) => [m.id, m]));
         for (const [id, release] of page.session.releases) {
             const m = wanted.get(id);
             if (!m || m.dueAt !== release.dueAt) {
@@ -330,7 +424,7 @@ export function createActions(page) {
     }
 
     /** The panel's buttons. */
-    const scheduledActions = { cancel, edit, reschedule };
+    const scheduledActions = { cancel, edit, reschedule, skip };
 
     return { run, scheduledActions, refreshScheduled, refreshGroups, refreshOnline, armReleases };
 }

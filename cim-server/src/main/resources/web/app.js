@@ -21,10 +21,11 @@
 
 import { Connection } from "./protocol.js";
 import { parse, CommandError, userNameProblem } from "./commands.js";
-import { Chats, ScheduledMessages, EVERYONE } from "./chats.js";
+import { Chats, ScheduledMessages, EVERYONE, scheduledOf } from "./chats.js";
 import { createActions } from "./actions.js";
 import * as view from "./view.js";
-import { when, roundedDelay, inertLine, count, pickerValue } from "./text.js";
+import { when, roundedDelay, inertLine, count, pickerValue, dueText } from "./text.js";
+import { browserZone } from "./times.js";
 
 const HISTORY_PAGE = 20;
 
@@ -159,6 +160,7 @@ const listener = {
             startSession(result);
         }
         session.info = result;
+        session.zone = (result.settings && result.settings.zone) || "";
         session.logins++;
         $("connection").dataset.logins = String(session.logins); // for a test: a reconnection shows
         $("login-error").textContent = "";
@@ -203,26 +205,50 @@ const listener = {
             return;
         }
         const message = session.scheduled.change(change);
-        const which = "scheduled message #" + message.number + " to " + message.recipient;
+        const done = scheduledOf(change.message || {}); // for SENT, FAILED, DROPPED: the occurrence done with
+        const which = (done.recurring ? "recurring message #" : "scheduled message #") + done.number + " to "
+            + done.recipient + (done.recurring ? " (occurrence " + done.occurrence + ")" : "");
+        const goesOn = change.next ? "; next: occurrence " + message.occurrence + " at " + when(message.dueAt)
+            : done.recurring ? "; the series has ended" : "";
         if (change.kind === "SENT") {
+            const now = Date.now();
             session.chats.addChat({
-                id: message.id, sender: session.me, recipient: message.recipient, text: message.text,
-                sentAtMillis: Math.max(message.dueAt, 0),
-                delay: { requestedMillis: message.requested, dueAtMillis: message.dueAt },
+                id: done.recurring ? done.id + "." + done.occurrence : done.id, sender: session.me,
+                recipient: done.recipient, text: done.text,
+                sentAtMillis: done.whenOnline ? now : Math.max(Math.min(done.dueAt, now), 0),
+                delay: {
+                    requestedMillis: done.requested, dueAtMillis: done.dueAt, occurrence: done.occurrence,
+                    whenOnline: done.whenOnline,
+                },
             });
-            say([which + " was sent"]);
-        } else if (change.kind === "FAILED") {
-            say([which + " could not be sent: " + (change.reason || "")], "error");
+            say([which + " was sent" + (change.reason ? " (" + change.reason + ")" : "") + goesOn]);
+        } else if (change.kind === "FAILED" || change.kind === "DROPPED") {
+            say([which + (change.kind === "FAILED" ? " could not be sent: " : " was dropped: ") + (change.reason || "")
+                + goesOn], "error");
         } else if (!answered) {
             const texts = {
-                SCHEDULED: " was scheduled on another terminal, for " + when(message.dueAt),
-                EDITED: " was changed on another terminal: now due " + when(message.dueAt),
+                SCHEDULED: " was scheduled on another terminal, " + (message.whenOnline ? "to go " : "for ")
+                    + dueText(message),
+                EDITED: " was changed on another terminal: now due " + dueText(message),
                 CANCELLED: " was cancelled on another terminal",
+                SKIPPED: change.next ? ": an occurrence was skipped on another terminal" + goesOn
+                    : ": its last occurrence was skipped on another terminal; the series has ended",
             };
             say([which + (texts[change.kind] || " changed")]);
         }
+        if (change.kind === "SCHEDULED" && session.scheduled.zoneUnknown(message.recipient)) {
+            refreshScheduled(); // the list says the recipient's zone, to show their time
+        }
         armReleases();
         queueRender();
+    },
+
+    settings(settings) {
+        if (!session) {
+            return;
+        }
+        session.zone = settings.zone || "";
+        say(["your time zone was set to " + (session.zone || "none") + " on another terminal"]);
     },
 
     groupNews(news) {
@@ -261,7 +287,7 @@ function startSession(result) {
         me, info: result, chats: new Chats(me), scheduled: new ScheduledMessages(), open: EVERYONE,
         restoredConversation: typeof saved.open === "string" ? saved.open : EVERYONE,
         known, groups: [], online: [], releases: new Map(), lastHistory: null, lastSearch: null,
-        timers: [], logins: 0,
+        timers: [], logins: 0, zone: "",
     };
     known.forEach((key) => session.chats.ensure(key));
     // Who is online changes by itself.
@@ -435,6 +461,7 @@ function context() {
         now: Date.now(), conversation: session.open,
         maxDelayMillis: Number(session.info.maxScheduleMillis || 400 * 86_400_000),
         maxTextLength: Number(session.info.maxTextLength || 4000),
+        zone: session.zone || browserZone(),
     };
 }
 

@@ -89,24 +89,56 @@ export class Chats {
     }
 }
 
-/** The user's scheduled messages as the server holds them, by id. */
+/**
+ * The user's scheduled messages as the server holds them, by id: one-off ones, "when online" ones
+ * and recurring series (one entry per series, at its next occurrence). Also the zones of the
+ * recipients as the server's last list gave them, so that a message scheduled since keeps showing
+ * its recipient's time.
+ */
 export class ScheduledMessages {
     constructor() {
         this.byId = new Map();
+        this.zones = new Map(); // recipient (a user) -> their zone, "" for none
     }
 
     /** Replaces everything with the server's list (Scheduled messages). */
     reset(messages) {
-        this.byId = new Map(messages.map((m) => [m.id, normalized(m)]));
+        this.byId = new Map(messages.map((m) => [m.id, scheduledOf(m)]));
+        this.zones = new Map();
+        for (const m of this.byId.values()) {
+            if (isUser(m.recipient)) {
+                this.zones.set(m.recipient, m.recipientZone);
+            }
+        }
     }
 
-    /** A ScheduledChange: SCHEDULED and EDITED keep it, the others drop it. Returns the message. */
+    /**
+     * A ScheduledChange: SCHEDULED and EDITED keep it, the others drop it; a series that goes on
+     * (SENT, FAILED, DROPPED or SKIPPED with a `next`) is kept at its next occurrence. Returns the
+     * message as it is now (the next occurrence when there is one).
+     */
     change(change) {
-        const message = normalized(change.message || {});
+        let message = this.withZone(scheduledOf(change.message || {}));
         if (change.kind === "SCHEDULED" || change.kind === "EDITED") {
             this.byId.set(message.id, message);
         } else {
             this.byId.delete(message.id);
+            if (change.next) {
+                message = this.withZone(scheduledOf(change.next));
+                this.byId.set(message.id, message);
+            }
+        }
+        return message;
+    }
+
+    /** True when the zone of `recipient` (a user) is not known: the server's list says it. */
+    zoneUnknown(recipient) {
+        return isUser(recipient) && !this.zones.has(recipient);
+    }
+
+    withZone(message) {
+        if (!message.recipientZone) {
+            message.recipientZone = this.zones.get(message.recipient) || "";
         }
         return message;
     }
@@ -115,16 +147,35 @@ export class ScheduledMessages {
         return [...this.byId.values()].find((m) => m.number === number);
     }
 
-    /** Soonest first. */
+    /** Soonest first; those waiting for a login last. */
     ordered() {
         return [...this.byId.values()].sort((a, b) => a.dueAt - b.dueAt || a.number - b.number);
     }
 }
 
-/** A Scheduled of the JSON mapping with its numbers as numbers. */
-function normalized(m) {
+/** The due time of a "when online" message without a deadline: 2^63 - 1, as Number reads it. */
+const NEVER = 2 ** 63;
+
+/**
+ * A Scheduled of the JSON mapping with its numbers as numbers, and what its Timing says:
+ * whenOnline (then deadline: epoch millis or null), recurring (with its rule, until, times, zone),
+ * lateLimit (the late policy, 0 for none), occurrence, recipientZone.
+ */
+export function scheduledOf(m) {
+    const timing = m.timing || {};
+    const dueAt = Number(m.dueAtMillis || 0);
+    const whenOnline = Boolean(timing.whenOnline);
     return {
         id: m.id || "", number: Number(m.number || 0), recipient: m.recipient || "", text: m.text || "",
-        dueAt: Number(m.dueAtMillis || 0), requested: Number(m.requestedMillis || 0),
+        dueAt, requested: Number(m.requestedMillis || 0), whenOnline,
+        deadline: whenOnline && dueAt > 0 && dueAt < NEVER ? dueAt : null,
+        recurring: Boolean(timing.every), every: timing.every || "", until: Number(timing.untilMillis || 0),
+        times: Number(timing.times || 0), zone: timing.zone || "", at: timing.at || "", atZone: timing.atZone || "",
+        lateLimit: Number(timing.dropLateAfterMillis || 0), occurrence: Number(m.occurrence || 0),
+        recipientZone: m.recipientZone || "",
     };
+}
+
+function isUser(recipient) {
+    return recipient !== "" && recipient !== EVERYONE && !recipient.startsWith("#");
 }

@@ -10,8 +10,17 @@
  *   @everyone hi                  to everyone
  *   ::)                           sends ":)" (a leading "::" sends a text that starts with ':')
  *   :delay [@user|#group] <text> <N>     {kind: "delay", to, text, delayMillis}
+ *   :delay [@user] <text> online [until <end>]
+ *                                        {kind: "online", to, text, deadlineMillis (0: none)}
  *   :at <time> [@user|#group] <text>     {kind: "at", to, text, dueAtMillis}
- *   :delays  :cancel n  :edit n text  :move n <delay or time>
+ *   :at <time> their|<Zone> [@user|#group] <text>
+ *                                        {kind: "at", to, text, at: "9:00", atZone: "their" or a zone}
+ *   :every <rule> [until <end>] [times <N>] [@user|#group] <text>
+ *                                        {kind: "every", to, text, every: the rule as typed, zone,
+ *                                        untilMillis?, times?}
+ *   late drop [after] <duration>         after the time of :at and :every, at the end of :delay:
+ *                                        dropLateAfterMillis (late send, the default, adds nothing)
+ *   :delays  :cancel n  :edit n text  :move n <delay or time>  :skip n  :sent [N]  :tz [<Zone>]
  *   :create [open] #g users  :invite #g users  :kick #g users  :join #g  :leave #g  :groups  :members #g
  *   :history @u|#g [n]  :search words [@u|#g]  :olu  :help  :q (log out)
  *
@@ -22,20 +31,38 @@
  * YYYY-MM-DD HH:MM, seconds allowed. A time that does not exist (the hour skipped when daylight
  * saving time begins) is refused; one that exists twice is the first of the two (as JavaScript's
  * Date reads it). Delays: seconds (5, 1.5) or units largest first (500ms, 90s, 2m, 1h30m, 1d12h).
+ * times.js reads these words.
+ *
+ * The forms of issue 28 (online, :every, their and zones, late, :skip, :sent, :tz) follow the
+ * grammar given to the console; their messages are this page's. A time followed by "their" or a
+ * zone (Asia/Tokyo, UTC) is not read here: the server reads it in the recipient's zone or the one
+ * named (the next time that clock shows it). An end (online until, every until) is a delay from
+ * now (2d) or a date (2026-12-31: the end of that day in the browser's zone). A rule of :every is
+ * one word, two when the first is a day word or an ordinal and the second a time of day (weekday
+ * 9:00, mon,thu 17:30, 1st 10:00, last 18:00), or a quoted cron expression ("0 9 * * 1-5"); the
+ * server reads it, and refuses what it cannot read, saying what was expected.
  */
 
-import { UNITS, formatDelay, localDate, localTime } from "./text.js";
+import { formatDelay, localDate } from "./text.js";
+import {
+    CommandError, parseDelay, parseTime, startsTime, timeWords, parseEnd, wallClock, zoneWord, knownZone,
+    ZONE_EXPECTED,
+} from "./times.js";
 
-/** A line that is not a valid command; the message says what was expected. */
-export class CommandError extends Error {
-}
+export { CommandError };
 
-export const DELAY_USAGE = "usage: :delay [@user|#group] <text> <delay>, e.g. :delay see you soon 5m";
-export const AT_USAGE = "usage: :at <time> [@user|#group] <text>, e.g. :at 17:30 @bob call me";
+export const DELAY_USAGE = "usage: :delay [@user|#group] <text> <delay> or :delay [@user] <text> online [until <end>], "
+    + "e.g. :delay see you soon 5m";
+export const AT_USAGE = "usage: :at <time> [their|<Zone>] [late drop <duration>] [@user|#group] <text>, "
+    + "e.g. :at 17:30 @bob call me";
+export const EVERY_USAGE = "usage: :every <rule> [until <end>|times <N>] [late drop <duration>] [@user|#group] <text>, "
+    + "e.g. :every weekday 9:00 #team standup";
 export const PRIVATE_USAGE = "usage: @user <text> or #group <text>, e.g. @bob hi";
 const NUMBER_HINT = "numbers are listed by :delays";
-const DELAY_EXPECTED = "expected seconds (5, 1.5) or amounts with units (500ms, 90s, 2m, 1h30m)";
-const TIME_EXPECTED = "expected HH:MM, today HH:MM, tomorrow HH:MM or YYYY-MM-DD HH:MM";
+const LATE_EXPECTED = "expected: late drop <duration>, late drop after <duration> or late send";
+const ONLINE_USER = "'online' waits for one user to log in (expected: @user)";
+export const DEFAULT_SENT = 20;
+export const MAX_SENT = 200;
 export const DEFAULT_HISTORY = 20;
 export const MAX_HISTORY = 200;
 const EVERYONE = "everyone";
@@ -50,9 +77,19 @@ export const HELP = [
     "  @everyone <text>              send to everyone online",
     "  ::<text>                      send a text that starts with ':' (::) sends :))",
     "  :delay [@user|#group] <text> <N>  send after N: 5 or 1.5 (seconds), 500ms, 2m, 1h30m, 1d",
-    "  :at <time> [@user|#group] <text>  send at a time: 17:30, tomorrow 9:00, 2027-01-05 09:00",
+    "  :delay [@user] <text> online [until <end>]  send when the user next logs in (at once if online);",
+    "                                dropped if not by <end>: a delay (2d) or a date (2026-12-31)",
+    "  :at <time> [their|<Zone>] [@user|#group] <text>  send at a time: 17:30, tomorrow 9:00, 2027-01-05 09:00;",
+    "                                9:00 their: at 9:00 in the user's zone; 17:30 Asia/Tokyo: in that zone",
+    "  :every <rule> [until <end>|times <N>] [@user|#group] <text>  send again and again: 10s, 2h, 1d,",
+    "                                weekday 9:00, mon,thu 17:30, 1st 10:00, last 18:00, \"0 9 * * 1-5\" (cron)",
+    "  late drop <duration>          after :at's time or :every's rule, at the end of :delay: not sent if it",
+    "                                cannot go within that long of its time (late send, the default: sent late)",
     "  :delays                       list your scheduled messages (also in the Scheduled panel)",
-    "  :cancel <n>                   cancel scheduled message #n",
+    "  :cancel <n>                   cancel scheduled message #n (a recurring one: the whole series)",
+    "  :skip <n>                     skip the next occurrence of recurring message #n",
+    "  :sent [N]                     your last N scheduled messages sent, failed or dropped (" + DEFAULT_SENT + ")",
+    "  :tz [<Zone>]                  show your time zone, or set it on your account: :tz Europe/Berlin",
     "  :edit <n> <text>              replace the text of scheduled message #n",
     "  :move <n> <delay or time>     send #n at another time: :move 3 10m, :move 3 tomorrow 9:00",
     "  :create [open] #group [user...]  make a group (you own it; anyone may join an open one)",
@@ -65,7 +102,8 @@ export const HELP = [
     "  :olu                          list the users online",
     "  :help                         this list",
     "  :q                            log out (ends the session on the server)",
-    "times are in your browser's time zone; scheduled messages are kept by the server and sent even when no page is open",
+    "times are in your browser's time zone; rules in your account's zone (:tz), else the browser's;",
+    "scheduled messages are kept by the server and sent even when no page is open",
 ];
 
 /**
@@ -111,7 +149,8 @@ export function conversationOf(recipient) {
  *
  * @param line    what was typed
  * @param context {now: epoch millis, maxDelayMillis, maxTextLength, conversation: the open
- *                conversation ("everyone", "@bob", "#team")}
+ *                conversation ("everyone", "@bob", "#team"), zone: the zone rules are read in (the
+ *                account's, else the browser's)}
  * @returns a command object (see the top of this file); {kind: "nothing"} for a blank line
  * @throws CommandError for a line that is not a valid command
  */
@@ -132,8 +171,12 @@ export function parse(line, context) {
     switch (name) {
         case ":delay": return delay(rest, context);
         case ":at": return at(rest, context);
+        case ":every": return every(rest, context);
         case ":delays": return noArguments(name, rest, { kind: "delays" });
         case ":cancel": return { kind: "cancel", number: number(name, rest, ":cancel <number>") };
+        case ":skip": return { kind: "skip", number: number(name, rest, ":skip <number>") };
+        case ":sent": return sent(rest);
+        case ":tz": return tz(rest);
         case ":edit": return edit(rest, context);
         case ":move": return move(rest, context);
         case ":create": return create(rest);
@@ -156,13 +199,52 @@ export function parse(line, context) {
 }
 
 function delay(rest, context) {
-    const split = lastWhitespace(rest);
-    if (rest === "" || split < 0) {
-        throw new CommandError((rest === "" ? "the text and the delay are missing; " : "the delay is missing; ")
-            + DELAY_USAGE);
+    let list = words(rest);
+    const late = trailingLate(list);
+    list = list.slice(0, list.length - late.words);
+    const last = list.length - 1;
+    let cut;
+    let timing;
+    if (list[last] === "online") {
+        cut = 1;
+        timing = { kind: "online", deadlineMillis: 0 };
+    } else if (list.length >= 3 && list[last - 2] === "online" && list[last - 1] === "until") {
+        cut = 3;
+        timing = { kind: "online", deadlineMillis: deadline(list[last], context) };
+    } else if (list[last] === "until" && list[last - 1] === "online") {
+        throw new CommandError("the end is missing after 'online until' (expected: a delay such as 2d or a date "
+            + "such as 2026-12-31); " + DELAY_USAGE);
     }
-    const delayMillis = delayOf(rest.slice(split + 1), context);
-    return { kind: "delay", ...addressed(rest.slice(0, split).trim(), context, DELAY_USAGE), delayMillis };
+    if (list.length <= (cut || 1)) {
+        throw new CommandError((list.length === 0 ? "the text and the delay are missing; "
+            : cut ? "the text is missing; " : "the delay is missing; ") + DELAY_USAGE);
+    }
+    const typed = cutTrailing(rest, (cut || 1) + late.words);
+    if (!timing) {
+        const delayMillis = delayOf(list[last], context);
+        return { kind: "delay", ...addressed(typed, context, DELAY_USAGE), delayMillis, ...late.policy };
+    }
+    if (late.policy.dropLateAfterMillis) {
+        throw new CommandError("a message sent when its recipient logs in is never late (expected: online until "
+            + "<end> to give up at a time, without late drop)");
+    }
+    const { to, text: body } = addressed(typed, context, DELAY_USAGE);
+    oneUser(to, ONLINE_USER);
+    return { kind: "online", to, text: body, deadlineMillis: timing.deadlineMillis };
+}
+
+/** The end of "online until <end>": ahead, and no further than the longest delay. */
+function deadline(word, context) {
+    const end = parseEnd(word, context.now);
+    checkHorizon(end, context);
+    return end;
+}
+
+/** Refuses a recipient that is not one user, with `problem` (which says what was expected). */
+function oneUser(to, problem) {
+    if (to === EVERYONE || to.startsWith("#")) {
+        throw new CommandError(problem);
+    }
 }
 
 function delayOf(token, context) {
@@ -182,17 +264,150 @@ function at(rest, context) {
     if (list.length === 0) {
         throw new CommandError("the time and the text are missing; " + AT_USAGE);
     }
-    const time = parseTime(list, context.now);
-    checkHorizon(time.when, context);
-    if (list.length === time.words) {
+    const used = timeWords(list);
+    const zone = zoneWord(list[used]);
+    let command;
+    let taken;
+    if (zone !== null) {
+        // Read by the server: the next time the recipient's clock, or the zone's, shows it.
+        command = { kind: "at", at: wallClock(list), atZone: zone };
+        taken = used + 1;
+    } else {
+        if (/^[A-Z][A-Za-z_]+\/[A-Z]/.test(list[used] || "")) {
+            throw new CommandError("unknown time zone '" + list[used] + "' (" + ZONE_EXPECTED + ")");
+        }
+        const time = parseTime(list, context.now);
+        checkHorizon(time.when, context);
+        command = { kind: "at", dueAtMillis: time.when };
+        taken = time.words;
+    }
+    const late = leadingLate(list, taken);
+    taken += late.words;
+    if (list.length === taken) {
         throw new CommandError("the text is missing; " + AT_USAGE);
     }
-    // Keep the text as typed, spaces and all: cut the time's words off the front of the line.
-    let typed = rest.trim();
-    for (let i = 0; i < time.words; i++) {
-        typed = typed.slice(list[i].length).trimStart();
+    const { to, text: body } = addressed(cutLeading(rest, taken), context, AT_USAGE);
+    if (zone === "their") {
+        oneUser(to, "'their' time is one user's (expected: @user)");
     }
-    return { kind: "at", ...addressed(typed, context, AT_USAGE), dueAtMillis: time.when };
+    return { kind: "at", to, text: body, ...command, ...late.policy };
+}
+
+function every(rest, context) {
+    let input = rest.trim();
+    if (input === "") {
+        throw new CommandError("the rule and the text are missing; " + EVERY_USAGE);
+    }
+    let spec;
+    if (input.startsWith("\"")) {
+        const close = input.indexOf("\"", 1);
+        if (close < 0) {
+            throw new CommandError("the rule's closing quote is missing; " + EVERY_USAGE);
+        }
+        spec = input.slice(1, close).trim().replace(/\s+/g, " ");
+        input = input.slice(close + 1);
+        if (spec === "" || (input !== "" && !/^\s/.test(input))) {
+            throw new CommandError((spec === "" ? "the rule is empty; " : "a space is missing after the quoted rule; ")
+                + EVERY_USAGE);
+        }
+        input = input.trim();
+    } else {
+        const list = words(input);
+        const n = list.length >= 2 && RULE_FIRST_WORD.test(list[0]) && /^\d{1,2}:\d{2}$/.test(list[1]) ? 2 : 1;
+        spec = list.slice(0, n).join(" ");
+        if (spec.startsWith("@") || spec.startsWith("#")) {
+            throw new CommandError("the rule is missing; " + EVERY_USAGE);
+        }
+        input = cutLeading(input, n);
+    }
+    const command = { kind: "every", every: spec, zone: context.zone };
+    const list = words(input);
+    let taken = 0;
+    const seen = new Set();
+    for (let word = list[0]; ["until", "times", "late"].includes(word); word = list[taken]) {
+        if (seen.has(word)) {
+            throw new CommandError("'" + word + "' twice; " + EVERY_USAGE);
+        }
+        seen.add(word);
+        if (word === "until") {
+            command.untilMillis = parseEnd(list[taken + 1], context.now);
+            taken += 2;
+        } else if (word === "times") {
+            command.times = times(list[taken + 1]);
+            taken += 2;
+        } else {
+            const late = leadingLate(list, taken);
+            if (late.words === 0) {
+                break; // "late" begins the text
+            }
+            command.late = late.policy;
+            taken += late.words;
+        }
+    }
+    const late = command.late || {};
+    delete command.late;
+    if (taken === list.length) {
+        throw new CommandError("the text is missing; " + EVERY_USAGE);
+    }
+    return { kind: "every", ...addressed(cutLeading(input, taken), context, EVERY_USAGE), ...command, ...late };
+}
+
+/** The first word of a two-word rule: days (weekday, mon,thu, ...) or a day of the month (1st, last). */
+const RULE_FIRST_WORD = new RegExp("^(weekday|weekend|daily|last|\\d{1,2}(st|nd|rd|th)"
+    + "|((mon|tue|wed|thu|fri|sat|sun)[a-z]*)(,(mon|tue|wed|thu|fri|sat|sun)[a-z]*)*)$", "i");
+
+function times(word) {
+    if (word === undefined || !/^\d{1,10}$/.test(word) || Number(word) < 1 || Number(word) > 4_294_967_295) {
+        throw new CommandError("'" + (word ?? "") + "' is not a number of times (expected: times <N>, N from 1); "
+            + EVERY_USAGE);
+    }
+    return Number(word);
+}
+
+/**
+ * A late policy at `list[from]`: "late drop <duration>", "late drop after <duration>" or "late send"
+ * (the default). Returns {policy: {dropLateAfterMillis} or {}, words: how many it took}; none is 0
+ * words ("late" followed by another word begins the text).
+ */
+function leadingLate(list, from) {
+    if (list[from] !== "late" || list[from + 1] !== "send" && list[from + 1] !== "drop") {
+        return { policy: {}, words: 0 };
+    }
+    if (list[from + 1] === "send") {
+        return { policy: {}, words: 2 };
+    }
+    const after = list[from + 2] === "after" ? 1 : 0;
+    return { policy: { dropLateAfterMillis: lateLimit(list[from + 2 + after]) }, words: 3 + after };
+}
+
+/** A late policy at the end of `list` (of :delay), as leadingLate; none is 0 words. */
+function trailingLate(list) {
+    const n = list.length;
+    if (list[n - 2] === "late" && list[n - 1] === "send") {
+        return { policy: {}, words: 2 };
+    }
+    if (list[n - 1] === "drop" && list[n - 2] === "late"
+            || list[n - 1] === "after" && list[n - 2] === "drop" && list[n - 3] === "late") {
+        throw new CommandError("the late policy's duration is missing (" + LATE_EXPECTED + ")");
+    }
+    for (const words of [3, 4]) {
+        const from = n - words;
+        if (from >= 0 && list[from] === "late" && list[from + 1] === "drop" && (words === 3 || list[from + 2] === "after")) {
+            return { policy: { dropLateAfterMillis: lateLimit(list[n - 1]) }, words };
+        }
+    }
+    return { policy: {}, words: 0 };
+}
+
+function lateLimit(word) {
+    if (word === undefined) {
+        throw new CommandError("the late policy's duration is missing (" + LATE_EXPECTED + ")");
+    }
+    const millis = parseDelay(word);
+    if (millis === 0) {
+        throw new CommandError("late drop 0 would drop every message (" + LATE_EXPECTED + ", the duration more than 0)");
+    }
+    return millis;
 }
 
 function checkHorizon(when, context) {
@@ -200,6 +415,38 @@ function checkHorizon(when, context) {
         throw new CommandError(localDate(when) + " is more than " + formatDelay(context.maxDelayMillis)
             + " ahead, the maximum (the server's)");
     }
+}
+
+function sent(rest) {
+    const list = words(rest);
+    const usage = "usage: :sent [N] (N from 1 to " + MAX_SENT + ", " + DEFAULT_SENT + " if not given)";
+    if (list.length > 1) {
+        throw new CommandError("too many words; " + usage);
+    }
+    if (list.length === 0) {
+        return { kind: "sent", limit: DEFAULT_SENT };
+    }
+    const n = /^\d{1,4}$/.test(list[0]) ? Number(list[0]) : 0;
+    if (!(n >= 1 && n <= MAX_SENT)) {
+        throw new CommandError("'" + list[0] + "' is not a number from 1 to " + MAX_SENT + "; " + usage);
+    }
+    return { kind: "sent", limit: n };
+}
+
+function tz(rest) {
+    const list = words(rest);
+    const usage = "usage: :tz shows your time zone, :tz <Zone> sets it, e.g. :tz Europe/Berlin";
+    if (list.length === 0) {
+        return { kind: "tz" };
+    }
+    if (list.length > 1) {
+        throw new CommandError("one zone, please; " + usage);
+    }
+    const zone = knownZone(list[0]);
+    if (zone === null) {
+        throw new CommandError("unknown time zone '" + list[0] + "' (" + ZONE_EXPECTED + ")");
+    }
+    return { kind: "tz", zone };
 }
 
 function edit(rest, context) {
@@ -396,6 +643,26 @@ function words(value) {
     return stripped === "" ? [] : stripped.split(/\s+/);
 }
 
+/** `value` without its first `n` words, the rest as typed (spaces and all). */
+function cutLeading(value, n) {
+    let rest = value.trim();
+    for (let i = 0; i < n; i++) {
+        const space = rest.search(/\s/);
+        rest = space < 0 ? "" : rest.slice(space).trimStart();
+    }
+    return rest;
+}
+
+/** `value` without its last `n` words, the rest as typed. */
+function cutTrailing(value, n) {
+    let rest = value.trim();
+    for (let i = 0; i < n; i++) {
+        const split = lastWhitespace(rest);
+        rest = split < 0 ? "" : rest.slice(0, split).trimEnd();
+    }
+    return rest;
+}
+
 function lastWhitespace(value) {
     for (let i = value.length - 1; i >= 0; i--) {
         if (/\s/.test(value[i])) {
@@ -403,149 +670,4 @@ function lastWhitespace(value) {
         }
     }
     return -1;
-}
-
-// Delays.
-
-/**
- * Milliseconds of a delay: seconds ("5", "1.5") or amounts with units, largest first ("500ms",
- * "1h30m"). Exact (decimals are read as decimals, not floating point), to the millisecond.
- */
-export function parseDelay(token) {
-    if (token.startsWith("-")) {
-        throw new CommandError("the delay must not be negative: " + token);
-    }
-    if (/^\d+(\.\d+)?$/.test(token)) {
-        return millis([[token, 1000]], token);
-    }
-    if (!/^(?:\d+(?:\.\d+)?(?:ms|d|h|m|s))+$/.test(token)) {
-        throw new CommandError("'" + token + "' is not a delay: " + DELAY_EXPECTED);
-    }
-    const amounts = [];
-    let previous = -1;
-    for (const [, amount, symbol] of token.matchAll(/(\d+(?:\.\d+)?)(ms|d|h|m|s)/g)) {
-        const unit = UNITS.findIndex(([s]) => s === symbol);
-        if (unit <= previous) {
-            throw new CommandError("'" + token + "' is not a delay: units must go from largest to smallest, each once ("
-                + DELAY_EXPECTED + ")");
-        }
-        previous = unit;
-        amounts.push([amount, UNITS[unit][1]]);
-    }
-    return millis(amounts, token);
-}
-
-/** The sum of decimal amounts times their units, in whole milliseconds (BigInt arithmetic: exact). */
-function millis(amounts, token) {
-    const scale = Math.max(...amounts.map(([a]) => (a.split(".")[1] || "").length));
-    let total = 0n; // in 10^-scale milliseconds
-    for (const [amount, unit] of amounts) {
-        const [whole, fraction = ""] = amount.split(".");
-        total += BigInt(whole + fraction.padEnd(scale, "0")) * BigInt(unit);
-    }
-    const divisor = 10n ** BigInt(scale);
-    if (total / divisor > 9_223_372_036_854n) { // Long.MAX_VALUE / 1,000,000, as the console's limit
-        throw new CommandError("the delay " + token + " is far too long");
-    }
-    if (total % divisor !== 0n) {
-        throw new CommandError("the delay " + token + " is finer than a millisecond");
-    }
-    return Number(total / divisor);
-}
-
-// Times.
-
-/** True when `word` can start a time (of :move). */
-export function startsTime(word) {
-    return /^\d{1,2}:\d{2}(:\d{2})?$/.test(word) || /^\d{4}-\d{2}-\d{2}$/.test(word)
-        || word === "today" || word === "tomorrow";
-}
-
-/**
- * Reads a time from the first one or two of `list`, in the browser's time zone.
- *
- * @param now epoch millis
- * @returns {when: epoch millis, words: how many words it took}
- */
-export function parseTime(list, now) {
-    if (list.length === 0) {
-        throw new CommandError("the time is missing (" + TIME_EXPECTED + ")");
-    }
-    const first = list[0];
-    const today = new Date(now);
-    let day;
-    let clock;
-    let used;
-    if (/^\d{1,2}:\d{2}(:\d{2})?$/.test(first)) {
-        day = [today.getFullYear(), today.getMonth() + 1, today.getDate()];
-        clock = first;
-        used = 1;
-    } else {
-        if (list.length < 2) {
-            throw new CommandError("'" + first + "' is not a time (" + TIME_EXPECTED + ")");
-        }
-        clock = list[1];
-        used = 2;
-        if (first === "today") {
-            day = [today.getFullYear(), today.getMonth() + 1, today.getDate()];
-        } else if (first === "tomorrow") {
-            const next = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1, 12);
-            day = [next.getFullYear(), next.getMonth() + 1, next.getDate()];
-        } else {
-            day = date(first);
-        }
-    }
-    if (!/^\d{1,2}:\d{2}(:\d{2})?$/.test(clock)) {
-        throw new CommandError("'" + clock + "' is not a time of day (" + TIME_EXPECTED + ")");
-    }
-    const [h, mi, s = 0] = clock.split(":").map(Number);
-    if (h > 23 || mi > 59 || s > 59) {
-        throw new CommandError("'" + clock + "' is not a time of day (expected: 00:00 to 23:59)");
-    }
-    const written = list.slice(0, used).join(" ");
-    const when = local(day, [h, mi, s], written);
-    if (when <= now) {
-        const hint = used === 1 ? "; for tomorrow: tomorrow " + clock : "";
-        const it = localTime(now).endsWith(":00") ? localTime(now).slice(0, 5) : localTime(now);
-        throw new CommandError(written + " has passed (it is " + localDate(now) + " " + it + ")" + hint);
-    }
-    return { when, words: used };
-}
-
-function date(word) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(word)) {
-        throw new CommandError("'" + word + "' is not a time (" + TIME_EXPECTED + ")");
-    }
-    const [y, m, d] = word.split("-").map(Number);
-    const check = new Date(y, m - 1, d, 12);
-    if (check.getFullYear() !== y || check.getMonth() !== m - 1 || check.getDate() !== d) {
-        throw new CommandError("'" + word + "' is not a date (expected: YYYY-MM-DD, e.g. 2027-01-05)");
-    }
-    return [y, m, d];
-}
-
-/** Epoch millis of a local date and time; refused when the clocks skip it (a daylight saving gap). */
-function local([y, m, d], [h, mi, s], written) {
-    const at = new Date(y, m - 1, d, h, mi, s);
-    if (at.getFullYear() === y && at.getMonth() === m - 1 && at.getDate() === d && at.getHours() === h
-            && at.getMinutes() === mi) {
-        return at.getTime();
-    }
-    // A gap: find the instant the offset changed, and say what the clocks did then.
-    let before = at.getTime() - 86_400_000;
-    let after = at.getTime();
-    const offset = (t) => new Date(t).getTimezoneOffset();
-    while (after - before > 1000) {
-        const middle = Math.floor((before + after) / 2);
-        if (offset(middle) === offset(before)) {
-            before = middle;
-        } else {
-            after = middle;
-        }
-    }
-    const clockAt = (t, minutes) => new Date(t - minutes * 60_000).toISOString().slice(11, 16);
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    throw new CommandError(written + " does not exist in " + zone + ": the clocks go forward from "
-        + clockAt(after, offset(before)) + " to " + clockAt(after, offset(after))
-        + " that day (expected: a time outside that hour)");
 }

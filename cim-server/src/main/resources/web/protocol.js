@@ -12,7 +12,8 @@
  *   origin     a random non-zero 64-bit number per page load; requests are numbered 1, 2, 3 ...
  *              within it, and a Send's number is its message's sequence: id "<origin hex>-<n>"
  *   requests   kept until answered (Receipt, Receipts, ScheduledChange, the last frame of a paged
- *              reply, HistoryPage, SearchPage, or an ErrorReply with the same request id), and
+ *              reply, HistoryPage, SearchPage, SentList, AccountSettings, or an ErrorReply with the
+ *              same request id), and
  *              written again after every login, in order, under their first number: the server
  *              routes a message id once and answers a repeat with the first outcome
  *   deliveries counted per connection; one already shown (by "sender/id") is dropped, and after
@@ -261,8 +262,14 @@ export class Connection {
             this.answer(id, envelope.scheduledChange);
         } else if (envelope.groupNews) {
             this.listener.groupNews(envelope.groupNews);
-        } else if (envelope.historyPage || envelope.searchPage) {
-            this.answer(id, envelope.historyPage || envelope.searchPage);
+        } else if (envelope.historyPage || envelope.searchPage || envelope.sentList) {
+            this.answer(id, envelope.historyPage || envelope.searchPage || envelope.sentList);
+        } else if (envelope.settings) {
+            if (this.pending.has(id)) {
+                this.answer(id, envelope.settings);
+            } else {
+                this.listener.settings(envelope.settings); // set on another terminal
+            }
         } else if (envelope.error) {
             this.error(id, envelope.error);
         } else if (envelope.goAway) {

@@ -7,6 +7,10 @@
  *   formatDelay(ms)    a delay as :delay reads it: 1h30m, 5s, 1s500ms
  *   roundedDelay(ms)   the same, to the second from one second up ("delayed 5s")
  *   when(ms, now)      a time: 14:05:10 today, 2027-01-05 09:00 otherwise (the browser's zone)
+ *   zoneTime(ms, zone) the same in another zone: 09:00 on that zone's today, else with the date
+ *   dueText(m)         when a scheduled message goes: its time, or "when bob logs in"
+ *   ruleText(m)        a series' rule: "every weekday 9:00 (Europe/Berlin), 5 times"
+ *   lateness(ms)       "on time", "120ms late", "3s late"
  *
  * The page never builds HTML from text: view.js puts every string into the DOM with textContent.
  * inert() is for what textContent cannot help with, characters that are invisible or that reorder
@@ -97,4 +101,41 @@ export function pickerValue(millis) {
 /** "1 message", "2 messages". */
 export function count(n, noun) {
     return n + " " + noun + (n === 1 ? "" : "s");
+}
+
+/** Epoch millis in IANA zone `zone`: HH:MM on that zone's today, YYYY-MM-DD HH:MM otherwise. */
+export function zoneTime(millis, zone, now = Date.now()) {
+    const format = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
+        hourCycle: "h23",
+    });
+    const parts = (ms) => Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+    const at = parts(millis);
+    const today = parts(now);
+    const clock = at.hour + ":" + at.minute;
+    const day = at.year + "-" + at.month + "-" + at.day;
+    return day === today.year + "-" + today.month + "-" + today.day ? clock : day + " " + clock;
+}
+
+/**
+ * When a scheduled message (chats.js's form) goes: its due time, or for a "when online" one "when
+ * bob logs in", with its deadline if it has one.
+ */
+export function dueText(m, now = Date.now()) {
+    if (m.whenOnline) {
+        return "when " + m.recipient + " logs in" + (m.deadline !== null ? " (until " + when(m.deadline, now) + ")" : "");
+    }
+    return when(m.dueAt, now);
+}
+
+/** A series' rule for people: "every 1d", "every weekday 9:00 (Europe/Berlin), 5 times, until 2027-01-05 00:00". */
+export function ruleText(m, now = Date.now()) {
+    const calendar = !/^\d+[smhdw]$/i.test(m.every.trim()); // an interval does not depend on a zone
+    return "every " + m.every + (calendar && m.zone ? " (" + m.zone + ")" : "")
+        + (m.times ? ", " + count(m.times, "time") : "") + (m.until ? ", until " + when(m.until, now) : "");
+}
+
+/** How late a message went, for the record: "on time", "120ms late", "3s late". */
+export function lateness(millis) {
+    return millis <= 0 ? "on time" : roundedDelay(millis) + " late";
 }

@@ -8,7 +8,7 @@
  * that a scheduled message's open editor survives a change made on another terminal.
  */
 
-import { inert, inertLine, roundedDelay, when, pickerValue } from "./text.js";
+import { inert, inertLine, roundedDelay, when, pickerValue, dueText, ruleText, zoneTime } from "./text.js";
 
 /** An element with classes and, optionally, text. */
 export function el(tag, className = "", text = null) {
@@ -81,9 +81,8 @@ export function messages(list, items, me, now) {
         }
         item.querySelector(".who").textContent = who;
         const delayed = item.querySelector(".delayed");
-        delayed.textContent = m.delay ? "delayed " + roundedDelay(Number(m.delay.requestedMillis || 0)) : "";
-        delayed.title = m.delay ? "scheduled for " + when(Number(m.delay.dueAtMillis || 0), now)
-            + (m.delay.firedByServer ? ", sent by the server" : "") : "";
+        delayed.textContent = delayMark(m.delay);
+        delayed.title = delayTitle(m.delay, now);
         item.querySelector(".text").textContent = inert(m.text);
         const mark = item.querySelector(".mark");
         mark.textContent = m.mine ? (m.state === "refused" ? "not sent: " + inertLine(m.reason || "refused")
@@ -94,6 +93,37 @@ export function messages(list, items, me, now) {
     if (atBottom) {
         list.scrollTop = list.scrollHeight;
     }
+}
+
+/**
+ * The mark of a message that was scheduled: "when online" (held until its recipient logged in),
+ * "#3 of a series" (an occurrence of a recurring message), else "delayed 5s".
+ */
+function delayMark(delay) {
+    if (!delay) {
+        return "";
+    }
+    if (delay.whenOnline) {
+        return "when online";
+    }
+    const occurrence = Number(delay.occurrence || 0);
+    if (occurrence > 0) {
+        const missed = Number(delay.missed || 0);
+        return "#" + occurrence + " of a series" + (missed > 0 ? ", " + missed + " missed" : "");
+    }
+    return "delayed " + roundedDelay(Number(delay.requestedMillis || 0));
+}
+
+function delayTitle(delay, now) {
+    if (!delay) {
+        return "";
+    }
+    const by = delay.firedByServer ? ", sent by the server" : "";
+    if (delay.whenOnline) {
+        return "held until the recipient logged in" + by;
+    }
+    return "scheduled for " + when(Number(delay.dueAtMillis || 0), now) + by
+        + (Number(delay.missed || 0) > 0 ? "; occurrences missed while the server was down were not sent" : "");
 }
 
 /** Draws the conversation list with unread counts; `onOpen(key)` when one is chosen. */
@@ -132,20 +162,35 @@ export function online(list, users, me, onOpen) {
 }
 
 /**
- * Draws the scheduled messages. `actions` has edit(message, text), reschedule(message, millis)
- * and cancel(message); each returns a promise, and the editor shows its refusal.
+ * Draws the scheduled messages: each with its due time (or "when bob logs in"), its recipient's
+ * time when they set a zone, a series' rule and next occurrence, and its late policy. `actions`
+ * has edit(message, text), reschedule(message, millis), cancel(message) and skip(message); each
+ * returns a promise, and the editor shows its refusal. A "when online" message and a series have
+ * no Reschedule (their times are not a picked time); a series has Skip.
  */
 export function scheduled(list, items, now, actions) {
     reconcile(list, items, (m) => m.id, () => scheduledItem(actions), (item, m) => {
         item.message = m;
         item.dataset.number = String(m.number);
+        item.dataset.kind = m.whenOnline ? "online" : m.recurring ? "series" : "once";
         item.querySelector(".number").textContent = "#" + m.number;
         const due = item.querySelector(".due");
-        due.textContent = when(m.dueAt, now);
-        due.dateTime = new Date(m.dueAt).toISOString();
-        due.dataset.due = String(m.dueAt);
+        due.textContent = dueText(m, now);
+        due.dateTime = m.whenOnline ? "" : new Date(m.dueAt).toISOString();
+        due.dataset.due = m.whenOnline ? "" : String(m.dueAt);
+        const their = item.querySelector(".their");
+        their.hidden = m.whenOnline || !m.recipientZone;
+        their.textContent = their.hidden ? "" : zoneTime(m.dueAt, m.recipientZone, now) + " their time ("
+            + inertLine(m.recipientZone) + ")";
         item.querySelector(".recipient").textContent = "to " + inertLine(m.recipient);
+        const rule = item.querySelector(".rule");
+        rule.hidden = !m.recurring && !m.lateLimit;
+        rule.textContent = [m.recurring ? inertLine(ruleText(m, now)) + "; next: occurrence " + m.occurrence
+            + (m.times ? " of " + m.times : "") : "", m.lateLimit ? "dropped if more than " + roundedDelay(m.lateLimit)
+            + " late" : ""].filter((t) => t).join("; ");
         item.querySelector(".text").textContent = inert(m.text);
+        item.querySelector("[data-test=reschedule]").hidden = m.whenOnline || m.recurring;
+        item.querySelector("[data-test=skip]").hidden = !m.recurring;
     });
 }
 
@@ -182,12 +227,14 @@ function scheduledItem(actions) {
         }
         field.focus();
     };
+    const refused = (what) => (e) => {
+        problem.textContent = "cannot " + what + ": " + inertLine(e.message);
+        editor.hidden = false;
+    };
     for (const [label, test, action] of [["Edit", "edit", () => open("edit")],
         ["Reschedule", "reschedule", () => open("reschedule")],
-        ["Cancel", "cancel", () => actions.cancel(item.message).catch((e) => {
-            problem.textContent = "cannot cancel: " + inertLine(e.message);
-            editor.hidden = false;
-        })]]) {
+        ["Skip", "skip", () => actions.skip(item.message).catch(refused("skip"))],
+        ["Cancel", "cancel", () => actions.cancel(item.message).catch(refused("cancel"))]]) {
         const button = el("button", "small", label);
         button.type = "button";
         button.dataset.test = test;
@@ -215,7 +262,11 @@ function scheduledItem(actions) {
             problem.textContent = inertLine(e.message);
         });
     });
-    item.append(el("span", "number"), due, el("span", "recipient"), text, buttons, editor);
+    const their = el("span", "their");
+    their.dataset.test = "their-time";
+    const rule = el("span", "rule");
+    rule.dataset.test = "rule";
+    item.append(el("span", "number"), due, their, el("span", "recipient"), rule, text, buttons, editor);
     return item;
 }
 

@@ -14,6 +14,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -149,9 +150,32 @@ final class WebPage implements AutoCloseable {
                 .findFirst().orElse(null));
     }
 
-    /** The lines of the notices under the messages. */
+    /**
+     * The lines of the notices under the messages, one a line, as the page holds them (also those
+     * scrolled out of their box).
+     */
     String notices() {
-        return element("#notices").getText();
+        return (String) script("return [...document.querySelectorAll('#notices .notice > div')]"
+                + ".map((line) => line.textContent).join('\\n')");
+    }
+
+    /** Waits until a line of the notices contains {@code text}, and returns that line. */
+    String notice(String text) {
+        return until("a notice with '" + text + "'", d -> notices().lines().filter(l -> l.contains(text))
+                .findFirst().orElse(null));
+    }
+
+    /** Opens {@code url} in a new tab of the same browser and shows it; returns the tab that was shown. */
+    String openTab(String url) {
+        String before = driver.getWindowHandle();
+        driver.switchTo().newWindow(WindowType.TAB);
+        driver.get(url);
+        return before;
+    }
+
+    /** Shows tab {@code tab} (from {@link #openTab}). */
+    void showTab(String tab) {
+        driver.switchTo().window(tab);
     }
 
     /** Waits until {@code condition} gives something other than null or false, and returns it. */

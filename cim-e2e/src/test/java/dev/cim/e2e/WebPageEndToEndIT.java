@@ -209,6 +209,94 @@ class WebPageEndToEndIT {
     }
 
     @Test
+    void dora_onThePage_schedulesWhenOnline_recurring_andInTheirZone_andReadsTheRecord() throws Exception {
+        JavaProcess erin = cim.client("erin");
+        JavaProcess fred = cim.client("fred"); // fred has an account, and logs out
+        fred.type(":q");
+        assertThat(fred.awaitExit(WAIT)).isZero();
+        page.open(pageUrl());
+        page.logIn("dora", CimSystem.password("dora"));
+
+        // A series of two, a second apart: erin gets both, the panel empties, and dora's
+        // conversation with erin shows them as occurrences of a series.
+        page.type(":every 1s times 2 @erin tick");
+        await().atMost(WAIT).until(() -> count(erin.transcript(), ": tick") == 2);
+        page.until("the series gone from the panel once done", d -> page.elements("#scheduled [data-test=scheduled]")
+                .stream().noneMatch(m -> m.getText().contains("tick")));
+        page.element("#open-input").sendKeys("@erin");
+        page.element("#open-form button").click();
+        page.until("both occurrences marked", d -> page.elements("#messages [data-test=message] .delayed").stream()
+                .map(WebElement::getText).toList().containsAll(List.of("#1 of a series", "#2 of a series")));
+
+        // A series shows its rule and next occurrence; Skip moves it on.
+        page.type(":every 1d times 3 @erin daily standup");
+        WebElement daily = page.scheduled("daily standup");
+        WebElement rule = daily.findElement(By.cssSelector("[data-test=rule]"));
+        page.until("the rule shown", d -> rule.getText().equals("every 1d, 3 times; next: occurrence 1 of 3"));
+        assertThat(daily.findElement(By.cssSelector("[data-test=reschedule]")).isDisplayed()).isFalse();
+        long firstDue = Long.parseLong(daily.findElement(By.cssSelector("[data-test=due]")).getDomAttribute("data-due"));
+        daily.findElement(By.cssSelector("[data-test=skip]")).click();
+        page.until("the next occurrence shown", d -> rule.getText().endsWith("next: occurrence 2 of 3"));
+        assertThat(Long.parseLong(daily.findElement(By.cssSelector("[data-test=due]")).getDomAttribute("data-due")))
+                .isEqualTo(firstDue + Duration.ofDays(1).toMillis());
+        daily.findElement(By.cssSelector("[data-test=cancel]")).click();
+        page.until("the series cancelled", d -> page.elements("#scheduled [data-test=scheduled]").isEmpty());
+
+        // When online: fred is away, so it waits, shown as such; it goes when he logs in.
+        page.type(":delay @fred welcome back, fred online");
+        WebElement waiting = page.scheduled("welcome back, fred");
+        assertThat(waiting.findElement(By.cssSelector("[data-test=due]")).getText()).isEqualTo("when fred logs in");
+        assertThat(waiting.getDomAttribute("data-kind")).isEqualTo("online");
+        JavaProcess fredAgain = cim.client("fred");
+        fredAgain.await(line -> line.contains("dora to you") && line.contains("welcome back, fred"), WAIT,
+                "the message waiting for fred");
+        page.until("the message gone from the panel once sent", d -> page.elements("#scheduled [data-test=scheduled]")
+                .isEmpty());
+
+        // gina, in another tab, sets her zone, and sends dora a series and a message for when she is
+        // online (she is: at once); dora's page marks each.
+        String doraTab = page.openTab(pageUrl());
+        page.logIn("gina", CimSystem.password("gina"));
+        page.type(":tz Asia/Tokyo");
+        page.notice("your time zone is now Asia/Tokyo");
+        page.type(":tz");
+        page.notice("your time zone: Asia/Tokyo (kept on your account)");
+        page.type(":every 1s times 2 @dora beat");
+        page.type(":delay @dora are you there? online");
+        page.until("gina's panel empty", d -> page.notices().contains("occurrence 2) was sent; the series has ended")
+                && page.elements("#scheduled [data-test=scheduled]").isEmpty());
+        page.showTab(doraTab);
+        page.until("gina's conversation listed", d -> page.elements("[data-conversation='@gina']").stream().findFirst()
+                .orElse(null)).click();
+        page.until("gina's messages marked", d -> page.elements("#messages [data-test=message] .delayed").stream()
+                .map(WebElement::getText).toList().containsAll(List.of("#1 of a series", "#2 of a series", "when online")));
+        assertThat(page.message("are you there?").findElement(By.cssSelector(".delayed")).getText()).isEqualTo("when online");
+
+        // 9:00 their time: read in gina's zone, shown in hers beside the browser's.
+        page.type(":at 9:00 their @gina good morning");
+        WebElement morning = page.scheduled("good morning");
+        WebElement their = page.until("gina's time shown", d -> {
+            WebElement shown = morning.findElement(By.cssSelector("[data-test=their-time]"));
+            return shown.isDisplayed() ? shown : null;
+        });
+        assertThat(their.getText()).endsWith("09:00 their time (Asia/Tokyo)");
+        long due = Long.parseLong(morning.findElement(By.cssSelector("[data-test=due]")).getDomAttribute("data-due"));
+        assertThat(java.time.Instant.ofEpochMilli(due).atZone(java.time.ZoneId.of("Asia/Tokyo")).toLocalTime())
+                .isEqualTo(java.time.LocalTime.of(9, 0));
+
+        // The record: the two ticks and the message for fred, sent.
+        page.type(":sent");
+        page.notice("scheduled messages done with, newest first:");
+        String record = page.notices();
+        assertThat(record).containsPattern("#\\d+ \\(occurrence 1\\)  to erin  tick  due [^,]+, sent [^(]+ \\(")
+                .containsPattern("#\\d+ \\(occurrence 2\\)  to erin  tick  due [^,]+, sent [^(]+ \\(")
+                .contains("to fred  welcome back, fred  when fred logged in, sent ");
+        page.screenshot(SHOTS.resolve("web-page-scheduling.png"));
+        assertThat(count(erin.transcript(), ": tick")).as("ticks erin shows").isEqualTo(2);
+        assertThat(count(fredAgain.transcript(), "welcome back, fred")).as("times fred shows it").isEqualTo(1);
+    }
+
+    @Test
     void theInputBox_readsTheConsoleCommands_andSaysWhatWasExpected() {
         page.open(pageUrl());
         // Each line, read by the page's own parser (commands.js) in the browser, with "now" at
@@ -243,21 +331,90 @@ class WebPageEndToEndIT {
         expected.put("@a..b hi", "error: '@a..b': invalid user name (expected: 1 to 32 of A-Z a-z 0-9 _ - ., beginning and "
                 + "ending with a letter or digit, no two of _ - . in a row); usage: @user <text> or #group <text>, e.g. @bob hi");
         expected.put("@bob", "error: the text is missing; usage: @user <text> or #group <text>, e.g. @bob hi");
+        // Issue 28: when online, recurring, their time or a zone's, a late policy, skip, the record, the zone.
+        expected.put(":delay @Fred see you online", "{\"kind\":\"online\",\"to\":\"fred\",\"text\":\"see you\","
+                + "\"deadlineMillis\":0}");
+        expected.put(":delay @fred see you online until 2d", "{\"kind\":\"online\",\"to\":\"fred\",\"text\":\"see you\","
+                + "\"deadlineMillis\":\"2030-01-17 12:00:00\"}");
+        expected.put(":delay see you online until 2030-01-20", "{\"kind\":\"online\",\"to\":\"bob\",\"text\":\"see you\","
+                + "\"deadlineMillis\":\"2030-01-20 23:59:59\"}");
+        expected.put(":delay #team hi online", "error: 'online' waits for one user to log in (expected: @user)");
+        expected.put(":delay @everyone hi online", "error: 'online' waits for one user to log in (expected: @user)");
+        expected.put(":delay hi online until 2029-12-31", "error: 2029-12-31 has passed (it is 2030-01-15; "
+                + "expected: a delay such as 2d or a date such as 2026-12-31)");
+        expected.put(":delay hi online until", "error: the end is missing after 'online until' (expected: a delay such as 2d "
+                + "or a date such as 2026-12-31); usage: :delay [@user|#group] <text> <delay> or :delay [@user] <text> "
+                + "online [until <end>], e.g. :delay see you soon 5m");
+        expected.put(":delay hi online late drop 5m", "error: a message sent when its recipient logs in is never late "
+                + "(expected: online until <end> to give up at a time, without late drop)");
+        expected.put(":delay @bob on time 5m late drop after 1m", "{\"kind\":\"delay\",\"to\":\"bob\",\"text\":\"on time\","
+                + "\"delayMillis\":300000,\"dropLateAfterMillis\":60000}");
+        expected.put(":delay hi 5m late send", "{\"kind\":\"delay\",\"to\":\"bob\",\"text\":\"hi\",\"delayMillis\":300000}");
+        expected.put(":delay hi 5m late drop", "error: the late policy's duration is missing (expected: late drop <duration>, "
+                + "late drop after <duration> or late send)");
+        expected.put(":every 1s times 2 @bob tick", "{\"kind\":\"every\",\"to\":\"bob\",\"text\":\"tick\",\"every\":\"1s\","
+                + "\"zone\":\"Europe/Berlin\",\"times\":2}");
+        expected.put(":every weekday 9:00 until 2030-03-01 late drop 10m #team standup", "{\"kind\":\"every\",\"to\":\"#team\","
+                + "\"text\":\"standup\",\"every\":\"weekday 9:00\",\"zone\":\"Europe/Berlin\","
+                + "\"untilMillis\":\"2030-03-01 23:59:59\",\"dropLateAfterMillis\":600000}");
+        expected.put(":every mon,thu 17:30 @carol  call  me", "{\"kind\":\"every\",\"to\":\"carol\",\"text\":\"call  me\","
+                + "\"every\":\"mon,thu 17:30\",\"zone\":\"Europe/Berlin\"}");
+        expected.put(":every 1st 10:00 times 12 rent", "{\"kind\":\"every\",\"to\":\"bob\",\"text\":\"rent\","
+                + "\"every\":\"1st 10:00\",\"zone\":\"Europe/Berlin\",\"times\":12}");
+        expected.put(":every \"0 9 * * 1-5\" #team standup", "{\"kind\":\"every\",\"to\":\"#team\",\"text\":\"standup\","
+                + "\"every\":\"0 9 * * 1-5\",\"zone\":\"Europe/Berlin\"}");
+        expected.put(":every 2h late for dinner", "{\"kind\":\"every\",\"to\":\"bob\",\"text\":\"late for dinner\","
+                + "\"every\":\"2h\",\"zone\":\"Europe/Berlin\"}");
+        String everyUsage = "usage: :every <rule> [until <end>|times <N>] [late drop <duration>] [@user|#group] <text>, "
+                + "e.g. :every weekday 9:00 #team standup";
+        expected.put(":every @bob hi", "error: the rule is missing; " + everyUsage);
+        expected.put(":every 1d", "error: the text is missing; " + everyUsage);
+        expected.put(":every 1d times 0 hi", "error: '0' is not a number of times (expected: times <N>, N from 1); "
+                + everyUsage);
+        expected.put(":every \"0 9 * * 1-5 standup", "error: the rule's closing quote is missing; " + everyUsage);
+        expected.put(":every 1d until 1d until 2d hi", "error: 'until' twice; " + everyUsage);
+        expected.put(":every 1d until soon hi", "error: 'soon' is not an end (expected: a delay such as 2d or a date such "
+                + "as 2026-12-31)");
+        expected.put(":at 9:00 their @Bob good morning", "{\"kind\":\"at\",\"to\":\"bob\",\"text\":\"good morning\","
+                + "\"at\":\"9:00\",\"atZone\":\"their\"}");
+        expected.put(":at 2030-02-01 17:30 asia/tokyo late drop 5m #team hi", "{\"kind\":\"at\",\"to\":\"#team\","
+                + "\"text\":\"hi\",\"at\":\"2030-02-01 17:30\",\"atZone\":\"Asia/Tokyo\",\"dropLateAfterMillis\":300000}");
+        expected.put(":at 17:30 late drop after 1m call me", "at 2030-01-15 17:30:00 to bob: call me, late drop 60000");
+        expected.put(":at 17:30 late for dinner", "at 2030-01-15 17:30:00 to bob: late for dinner");
+        expected.put(":at 9:00 their #team hi", "error: 'their' time is one user's (expected: @user)");
+        expected.put(":at tomorrow 9:00 their @bob hi", "error: 'tomorrow' is this browser's day, not the zone's "
+                + "(expected: HH:MM, the next time the zone's clock shows it, or YYYY-MM-DD HH:MM)");
+        expected.put(":at 9:00 Mars/Olympus @bob hi", "error: unknown time zone 'Mars/Olympus' (expected: an IANA zone "
+                + "such as Europe/Berlin)");
+        expected.put(":skip #2", "{\"kind\":\"skip\",\"number\":2}");
+        expected.put(":skip", "error: the number is missing; usage: :skip <number> (numbers are listed by :delays)");
+        expected.put(":sent", "{\"kind\":\"sent\",\"limit\":20}");
+        expected.put(":sent 5", "{\"kind\":\"sent\",\"limit\":5}");
+        expected.put(":sent 0", "error: '0' is not a number from 1 to 200; usage: :sent [N] (N from 1 to 200, 20 if not given)");
+        expected.put(":tz", "{\"kind\":\"tz\"}");
+        expected.put(":tz asia/tokyo", "{\"kind\":\"tz\",\"zone\":\"Asia/Tokyo\"}");
+        expected.put(":tz Mars/Olympus", "error: unknown time zone 'Mars/Olympus' (expected: an IANA zone such as Europe/Berlin)");
+        expected.put(":tz Asia/Tokyo UTC", "error: one zone, please; usage: :tz shows your time zone, :tz <Zone> sets it, "
+                + "e.g. :tz Europe/Berlin");
 
         @SuppressWarnings("unchecked")
         Map<String, String> read = (Map<String, String>) page.asyncScript("""
                 const [lines, done] = [arguments[0], arguments[arguments.length - 1]];
                 Promise.all([import('/commands.js'), import('/text.js')]).then(([commands, text]) => {
                     const context = { now: new Date(2030, 0, 15, 12, 0).getTime(), maxDelayMillis: 400 * 86400000,
-                        maxTextLength: 4000, conversation: '@bob' };
+                        maxTextLength: 4000, conversation: '@bob', zone: 'Europe/Berlin' };
                     const local = (ms) => text.localDate(ms) + ' ' + text.localTime(ms);
+                    // Ends are local times, written as such (the browser's zone is the machine's).
+                    const ends = (key, value) => (key === 'untilMillis' || key === 'deadlineMillis') && value > 0
+                        ? local(value) : value;
                     const out = {};
                     for (const line of lines) {
                         try {
                             const c = commands.parse(line, context);
-                            out[line] = c.kind === 'at' ? 'at ' + local(c.dueAtMillis) + ' to ' + c.to + ': ' + c.text
+                            out[line] = c.kind === 'at' && c.dueAtMillis ? 'at ' + local(c.dueAtMillis) + ' to ' + c.to
+                                    + ': ' + c.text + (c.dropLateAfterMillis ? ', late drop ' + c.dropLateAfterMillis : '')
                                 : c.kind === 'move' && c.dueAtMillis ? 'move ' + c.number + ' to ' + local(c.dueAtMillis)
-                                : JSON.stringify(c);
+                                : JSON.stringify(c, ends);
                         } catch (e) {
                             out[line] = (e instanceof commands.CommandError ? 'error: ' : 'THROWN: ') + e.message;
                         }
@@ -302,6 +459,7 @@ class WebPageEndToEndIT {
                         loggedIn: (r, resent) => log.push('logged in, resent ' + resent),
                         delivery: (chat) => log.push('shown ' + chat.id),
                         scheduledChange: () => { }, groupNews: () => { }, notice: (t) => log.push('notice ' + t),
+                        settings: (s) => log.push('settings news ' + s.zone),
                     };
                     const c = new Connection({ url: 'ws://test/ws', listener, openSocket: (u, p) => new Socket(u, p),
                         timers, now: () => 1000, random: () => 0.5, origin: 0x1234n });
@@ -332,6 +490,7 @@ class WebPageEndToEndIT {
                     s2.receive({ delivery: { chat: { id: 'b-2', sender: 'bob', recipient: 'alice', text: 'x' } } });
                     flush();
                     log.push('wrote ' + s2.written());
+                    s2.receive({ settings: { zone: 'Asia/Tokyo' } });
                     s2.receive({ requestId: '2', error: { code: 'UNKNOWN_USER', message: 'no user zed' } });
                     c.logout();
                     log.push('wrote ' + s2.written());
@@ -362,6 +521,7 @@ class WebPageEndToEndIT {
                 "logged in, resent 1",
                 "wrote schedule#2 {\"recipient\":\"zed\",\"text\":\"two\",\"dueAtMillis\":\"9000\"}",
                 "wrote ack {\"received\":\"1\"}",
+                "settings news Asia/Tokyo",
                 "state logging-out",
                 "wrote logout {}",
                 "state logged-out (the server said: logged out)",
