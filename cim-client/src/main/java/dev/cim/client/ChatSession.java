@@ -3,29 +3,25 @@ package dev.cim.client;
 import dev.cim.client.command.Command;
 import dev.cim.client.command.CommandException;
 import dev.cim.client.command.CommandParser;
-import dev.cim.common.schedule.DelayFormat;
 import dev.cim.client.console.ChatView;
 import dev.cim.client.console.Console;
 import dev.cim.client.console.Inert;
+import dev.cim.client.console.ScheduleView;
+import dev.cim.client.console.UserZone;
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimException;
 import dev.cim.client.core.GroupInfo;
 import dev.cim.client.core.GroupResult;
-import dev.cim.client.core.ScheduledMessage;
 import dev.cim.client.core.SendReceipt;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -36,9 +32,9 @@ import java.util.function.Function;
 public final class ChatSession {
 
     /** The commands, for tab completion. */
-    public static final List<String> COMMANDS = List.of(":delay", ":at", ":delays", ":cancel", ":edit", ":move",
-            ":create", ":invite", ":join", ":leave", ":kick", ":groups", ":members", ":history", ":search",
-            ":olu", ":help", ":q", ":q!");
+    public static final List<String> COMMANDS = List.of(":delay", ":at", ":every", ":delays", ":cancel", ":edit",
+            ":move", ":skip", ":sent", ":tz", ":create", ":invite", ":join", ":leave", ":kick", ":groups", ":members",
+            ":history", ":search", ":olu", ":help", ":q", ":q!");
 
     static final String HELP = String.join(System.lineSeparator(),
             "commands:",
@@ -47,11 +43,22 @@ public final class ChatSession {
             "  #group <text>                 send to the members of a group",
             "  ::<text>                      send a text that starts with ':' (::) sends :))",
             "  :delay [@user|#group] <text> <N>  send after N: 5 or 1.5 (seconds), 500ms, 2m, 1h30m, 1d",
-            "  :at <time> [@user|#group] <text>  send at a time: 17:30, tomorrow 9:00, 2027-01-05 09:00",
+            "  :delay @user <text> online [until <end>]  send when they next log in (at once if online);",
+            "                                dropped if not by the end: until 2d, until 2026-12-31",
+            "  :at <time> [their|<zone>] [@user|#group] <text>  send at a time: 17:30, tomorrow 9:00,",
+            "                                2027-01-05 09:00; on their clock (to a user) or a zone's: Asia/Tokyo",
+            "  :every <rule> [until <end>|times <N>] [@user|#group] <text>  send again and again:",
+            "                                10s, 2h, 1d, weekday 9:00, mon,thu 17:30, 1st 10:00, last 18:00,",
+            "                                \"0 9 * * 1-5\" (cron, in quotes); :every 2s times 3 @bob tick",
+            "  late drop <duration>          dropped, not sent late, if it cannot go within that long: after",
+            "                                the time (:at, :every) or at the end (:delay @bob hi 10m late drop 1m)",
             "  :delays                       list your scheduled messages (from every terminal)",
-            "  :cancel <n>                   cancel scheduled message #n",
+            "  :cancel <n>                   cancel scheduled message #n (a whole series)",
             "  :edit <n> <text>              replace the text of scheduled message #n",
             "  :move <n> <delay or time>     send #n at another time: :move 3 10m, :move 3 tomorrow 9:00",
+            "  :skip <n>                     skip the next occurrence of recurring message #n",
+            "  :sent [n]                     the last n (20) scheduled messages whose time came: sent, failed, dropped",
+            "  :tz [<zone>]                  show your time zone, or set it on your account: :tz Europe/Berlin",
             "  :create [open] #group [user...]  make a group (you own it; anyone may join an open one)",
             "  :invite #group <user...>      add users to a group you are in",
             "  :join #group / :leave #group  join an open group / leave a group",
@@ -70,8 +77,8 @@ public final class ChatSession {
     private final CommandParser parser;
     private final CimClient client;
     private final Duration quitGrace;
-    private final Clock clock;
     private final HistoryPaging pages;
+    private final ScheduleCommands schedules;
     /** What the client's close failed, by whether a server may have it: counted, then said in {@link #end}. */
     private final AtomicInteger unconfirmed = new AtomicInteger();
     private final AtomicInteger unconfirmedSchedules = new AtomicInteger();
@@ -79,15 +86,21 @@ public final class ChatSession {
     /** {@link #end}'s exit status once it has run, else null. */
     private Integer endStatus;
 
-    public ChatSession(Console console, ChatView view, CommandParser parser, CimClient client, Duration quitGrace,
-            Clock clock) {
+    /**
+     * @param schedules how scheduled messages look
+     * @param zone      the user's time zone, which {@code :tz} shows
+     * @param quitGrace how long {@code :q} waits for the server to confirm what was sent
+     */
+    public ChatSession(Console console, ChatView view, ScheduleView schedules, CommandParser parser, CimClient client,
+            UserZone zone, Duration quitGrace) {
         this.console = console;
         this.view = view;
         this.parser = parser;
         this.client = client;
         this.quitGrace = quitGrace;
-        this.clock = clock;
         this.pages = new HistoryPaging(client.history(), view);
+        this.schedules = new ScheduleCommands(view, schedules, client, zone,
+                failure -> countedByClose(failure, unconfirmedSchedules));
     }
 
     /**
@@ -143,26 +156,10 @@ public final class ChatSession {
                     view.info(Inert.line(receipt.storedFor()) + " is offline: the message waits in their inbox for their next login");
                 }
             });
-        } else if (command instanceof Command.Delay delay) {
-            scheduled(client.schedule(delay.to(), delay.text(), delay.delay()));
-        } else if (command instanceof Command.At at) {
-            scheduled(client.schedule(at.to(), at.text(), at.when().toInstant()));
-        } else if (command instanceof Command.ListDelays) {
-            listScheduled();
-        } else if (command instanceof Command.Cancel cancel) {
-            byNumber(cancel.number(), message -> client.cancel(message.id()).whenComplete((cancelled, failure) ->
-                    report(failure, "cancel #" + cancel.number(), "cancelled scheduled message #" + cancel.number())));
-        } else if (command instanceof Command.Edit edit) {
-            byNumber(edit.number(), message -> client.edit(message.id(), edit.text()).whenComplete((edited, failure) ->
-                    report(failure, "edit #" + edit.number(), "scheduled message #" + edit.number() + " now says: "
-                            + (edited == null ? "" : Inert.text(edited.text())))));
-        } else if (command instanceof Command.Move move) {
-            byNumber(move.number(), message -> {
-                CompletableFuture<ScheduledMessage> moving = move.delay() != null
-                        ? client.move(message.id(), move.delay()) : client.move(message.id(), move.when().toInstant());
-                moving.whenComplete((moved, failure) -> report(failure, "move #" + move.number(), "scheduled message #" + move.number()
-                        + " will be sent at " + (moved == null ? "" : view.when(moved.dueAt()))));
-            });
+        } else if (command instanceof Command.Scheduling scheduling) {
+            if (!schedules.execute(scheduling)) {
+                return;
+            }
         } else if (command instanceof Command.CreateGroup create) {
             groupChange(client.groups().create(create.group(), create.open(), create.members()), "create #" + create.group(),
                     g -> "made #" + g.name() + (g.open() ? " (open)" : "") + " with " + count(g.members(), "member"));
@@ -224,60 +221,6 @@ public final class ChatSession {
             view.info(Inert.line(success.apply(result.group())));
             result.refused().forEach(refused -> view.error("not added: " + refused));
         });
-    }
-
-    private void listScheduled() {
-        client.scheduled().whenComplete((messages, failure) -> {
-            if (failure != null) {
-                view.error("cannot list the scheduled messages: " + cause(failure).getMessage());
-            } else if (messages.isEmpty()) {
-                view.info("no scheduled messages");
-            } else {
-                view.info(count(messages.size(), "scheduled message") + ":");
-                messages.forEach(view::scheduled);
-            }
-        });
-    }
-
-    private void scheduled(CompletableFuture<ScheduledMessage> registration) {
-        registration.whenComplete((message, failure) -> {
-            if (failure != null) {
-                if (countedByClose(failure, unconfirmedSchedules)) {
-                    return;
-                }
-                view.error(notDone("not scheduled", failure));
-                return;
-            }
-            Duration in = Duration.between(clock.instant(), message.dueAt());
-            view.info("scheduled message #" + message.number() + " to " + message.recipient() + " will be sent at "
-                    + view.when(message.dueAt()) + " (in " + DelayFormat.rounded(in)
-                    + "); it is kept by the server");
-        });
-    }
-
-    /** Finds scheduled message {@code number} in the server's list, then does {@code action} with it. */
-    private void byNumber(long number, Consumer<ScheduledMessage> action) {
-        client.scheduled().whenComplete((messages, failure) -> {
-            if (failure != null) {
-                view.error("cannot reach the scheduled messages: " + cause(failure).getMessage());
-                return;
-            }
-            Optional<ScheduledMessage> found = messages.stream().filter(m -> m.number() == number).findFirst();
-            if (found.isEmpty()) {
-                view.error("no scheduled message #" + number + " (sent or cancelled already? :delays lists them)");
-                return;
-            }
-            action.accept(found.get());
-        });
-    }
-
-    /** Says {@code success}, or "{@code what}: why not". */
-    private void report(Throwable failure, String what, String success) {
-        if (failure != null) {
-            view.error(what + ": " + cause(failure).getMessage());
-        } else {
-            view.info(success);
-        }
     }
 
     private int quit(boolean now) throws InterruptedException {
@@ -364,7 +307,7 @@ public final class ChatSession {
      * "not sent: why": some of the server's refusals say what was not done themselves ("not sent:
      * more than 100 messages per second ..."), the client's own failures do not.
      */
-    private static String notDone(String what, Throwable failure) {
+    static String notDone(String what, Throwable failure) {
         String why = String.valueOf(cause(failure).getMessage());
         return why.startsWith(what) ? why : what + ": " + why;
     }
@@ -379,7 +322,7 @@ public final class ChatSession {
     }
 
     /** "1 message", "2 messages". */
-    private static String count(int n, String noun) {
+    static String count(int n, String noun) {
         return n + " " + noun + (n == 1 ? "" : "s");
     }
 

@@ -4,7 +4,10 @@ import dev.cim.client.command.CommandParser;
 import dev.cim.client.console.ChatView;
 import dev.cim.client.console.Console;
 import dev.cim.client.console.PipedConsole;
+import dev.cim.client.console.ScheduleView;
 import dev.cim.client.console.TerminalConsole;
+import dev.cim.client.console.Times;
+import dev.cim.client.console.UserZone;
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.ClientTls;
 import dev.cim.client.core.SeenIds;
@@ -56,20 +59,46 @@ class ClientConfiguration {
         }
     }
 
+    /** The account's zone once the client has heard it (see {@link #cimClient}), else the clock's. */
     @Bean
-    ChatView chatView(Console console, Clock clock, CimClientProperties properties) {
+    UserZone userZone(Clock clock) {
+        return new UserZone(clock.getZone());
+    }
+
+    @Bean
+    Times times(Clock clock, UserZone zone) {
+        return new Times(clock, zone);
+    }
+
+    @Bean
+    ChatView chatView(Console console, Times times, CimClientProperties properties) {
         String name = properties.getUser().getName();
         // The server knows every user in lower case: so must the view, to tell "you" from others.
-        return new ChatView(console, clock, name == null ? null : UserNames.canonical(name));
+        return new ChatView(console, times, name == null ? null : UserNames.canonical(name));
     }
 
     @Bean
-    CommandParser commandParser(CimClientProperties properties, Clock clock) {
-        return new CommandParser(properties.getClient().getMaxDelay(), properties.getClient().getMaxMessageLength(), clock);
+    ScheduleView scheduleView(Console console, Times times) {
+        return new ScheduleView(console, times);
     }
 
+    @Bean
+    CommandParser commandParser(CimClientProperties properties, Clock clock, UserZone zone) {
+        return new CommandParser(properties.getClient().getMaxDelay(), properties.getClient().getMaxMessageLength(), clock,
+                zone::get);
+    }
+
+    /** The client; the user's zone follows its account's zone from here on. */
     @Bean(destroyMethod = "close")
-    CimClient cimClient(CimClientProperties properties, ChatView view, Console console, DelayScheduler wheel) {
+    CimClient cimClient(CimClientProperties properties, ChatView view, ScheduleView schedules, Console console,
+            DelayScheduler wheel, UserZone zone) {
+        CimClient built = build(properties, view, schedules, console, wheel);
+        zone.follow(built::zone);
+        return built;
+    }
+
+    private static CimClient build(CimClientProperties properties, ChatView view, ScheduleView schedules, Console console,
+            DelayScheduler wheel) {
         CimClientProperties.User user = properties.getUser();
         UserNames.problem(user.getName()).ifPresent(problem -> {
             throw new ClientSetupException("cim.user.name: " + problem + "; start the client with --cim.user.name=<name>");
@@ -83,7 +112,7 @@ class ClientConfiguration {
                     .addresses(properties.getServer().effectiveAddresses())
                     .user(me)
                     .password(password(user, console))
-                    .listener(new ConsoleListener(view, me))
+                    .listener(new ConsoleListener(view, schedules, me))
                     .scheduler(wheel)
                     .seenIds(SeenIds.file(client.getStateDir().resolve(me).resolve("seen-ids"), SEEN_IDS))
                     .reconnectBackoff(client.getReconnectInitialBackoff(), client.getReconnectMaxBackoff())
@@ -152,8 +181,8 @@ class ClientConfiguration {
     }
 
     @Bean
-    ChatSession chatSession(Console console, ChatView view, CommandParser parser, CimClient client,
-            CimClientProperties properties, Clock clock) {
-        return new ChatSession(console, view, parser, client, properties.getClient().getQuitGrace(), clock);
+    ChatSession chatSession(Console console, ChatView view, ScheduleView schedules, CommandParser parser,
+            CimClient client, UserZone zone, CimClientProperties properties) {
+        return new ChatSession(console, view, schedules, parser, client, zone, properties.getClient().getQuitGrace());
     }
 }

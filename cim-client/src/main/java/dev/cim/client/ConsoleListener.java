@@ -2,20 +2,24 @@ package dev.cim.client;
 
 import dev.cim.client.console.ChatView;
 import dev.cim.client.console.Inert;
+import dev.cim.client.console.ScheduleView;
 import dev.cim.client.core.ChatMessage;
 import dev.cim.client.core.CimListener;
 import dev.cim.client.core.ConnectionEvent;
 import dev.cim.client.core.GroupChange;
 import dev.cim.client.core.ScheduledChange;
+import java.time.ZoneId;
 
 /** Shows what the client library hears on the console. */
 final class ConsoleListener implements CimListener {
 
     private final ChatView view;
+    private final ScheduleView schedules;
     private final String user;
 
-    ConsoleListener(ChatView view, String user) {
+    ConsoleListener(ChatView view, ScheduleView schedules, String user) {
         this.view = view;
+        this.schedules = schedules;
         this.user = user;
     }
 
@@ -52,13 +56,13 @@ final class ConsoleListener implements CimListener {
 
     @Override
     public void onScheduledChange(ScheduledChange change) {
-        String which = "scheduled message #" + change.message().number() + " to " + change.message().recipient();
-        switch (change.kind()) {
-            case SCHEDULED -> view.info(which + " was scheduled on another terminal, for " + view.when(change.message().dueAt()));
-            case EDITED -> view.info(which + " was changed on another terminal: now due " + view.when(change.message().dueAt()));
-            case CANCELLED -> view.info(which + " was cancelled on another terminal");
-            case SENT -> view.info(which + " was sent");
-            case FAILED -> view.error(which + " could not be sent: " + change.reason());
-        }
+        schedules.change(change);
+    }
+
+    /** The library has taken the zone already: the times shown from now on are in it. */
+    @Override
+    public void onZoneChanged(ZoneId zone) {
+        view.info("your time zone was set to " + Inert.line(zone.getId()) + " on another terminal: :at and :every read "
+                + "times there, and times are shown there");
     }
 }

@@ -12,11 +12,17 @@ import static org.mockito.Mockito.when;
 import dev.cim.client.command.CommandParser;
 import dev.cim.client.console.ChatView;
 import dev.cim.client.console.PipedConsole;
+import dev.cim.client.console.ScheduleView;
+import dev.cim.client.console.Times;
+import dev.cim.client.console.UserZone;
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimException;
 import dev.cim.client.core.Recipient;
+import dev.cim.client.core.ScheduledChange;
 import dev.cim.client.core.ScheduledMessage;
 import dev.cim.client.core.SendReceipt;
+import dev.cim.client.core.SentEntry;
+import dev.cim.client.core.When;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -29,10 +35,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,11 +48,14 @@ import org.junit.jupiter.api.Test;
 class ChatSessionTest {
 
     /** 2027-03-27 10:00 in Paris. */
-    private static final Clock CLOCK = Clock.fixed(Instant.parse("2027-03-27T09:00:00Z"), ZoneId.of("Europe/Paris"));
+    private static final ZoneId PARIS = ZoneId.of("Europe/Paris");
+    private static final ZoneId TOKYO = ZoneId.of("Asia/Tokyo");
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2027-03-27T09:00:00Z"), PARIS);
     private static final ScheduledMessage THREE = scheduled("00000000000000a1-30", 3, "call me");
     private static final ScheduledMessage FOUR = scheduled("00000000000000a1-40", 4, "lunch?");
 
     private final CimClient client = mock(CimClient.class);
+    private final UserZone zone = new UserZone(CLOCK.getZone());
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final AtomicBoolean loginRefused = new AtomicBoolean();
 
@@ -291,6 +302,122 @@ class ChatSessionTest {
     }
 
     @Test
+    void delays_showASeriesWithItsRule_andTheDueTimeOnBothClocks_andWhenOnlineOnes() throws Exception {
+        ScheduledMessage standup = new ScheduledMessage("00000000000000a1-50", 5, Recipient.user("bob"), "standup",
+                Instant.parse("2027-03-29T07:00:00Z"), Duration.ZERO, When.every("weekday 9:00").times(10), 3,
+                Optional.of(TOKYO));
+        ScheduledMessage welcome = new ScheduledMessage("00000000000000a1-60", 6, Recipient.user("bob"), "welcome",
+                Instant.ofEpochMilli(Long.MAX_VALUE), Duration.ZERO, When.online(), 0, Optional.empty());
+        when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of(standup, welcome)));
+
+        run(":delays", ":q!");
+
+        assertThat(output()).startsWith("2 scheduled messages:",
+                "  #5  2027-03-29 09:00 CEST (2027-03-29 16:00 JST their time), every weekday at 09:00, next #3 of 10"
+                        + "  to @bob  standup",
+                "  #6  when bob logs in  to @bob  welcome");
+    }
+
+    @Test
+    void every_schedulesASeriesInTheUsersZone_andSaysItsRuleAndFirstTime() throws Exception {
+        When rule = When.every("2s").zone(PARIS).times(3);
+        when(client.schedule(Recipient.user("bob"), "tick", rule)).thenReturn(CompletableFuture.completedFuture(
+                new ScheduledMessage("00000000000000a1-50", 5, Recipient.user("bob"), "tick",
+                        CLOCK.instant().plusSeconds(2), Duration.ZERO, rule, 1, Optional.empty())));
+
+        run(":every 2s times 3 @bob tick", ":q!");
+
+        verify(client).schedule(Recipient.user("bob"), "tick", rule);
+        assertThat(output()).contains(
+                "scheduled message #5 to @bob: every 2s, 3 times; the first at 10:00:02 (in 2s); it is kept by the server");
+    }
+
+    @Test
+    void delayOnline_waitsForTheLogin_andAGroupIsRefusedBeforeAsking() throws Exception {
+        when(client.schedule(Recipient.user("bob"), "welcome back", When.online())).thenReturn(
+                CompletableFuture.completedFuture(new ScheduledMessage("00000000000000a1-60", 6, Recipient.user("bob"),
+                        "welcome back", Instant.ofEpochMilli(Long.MAX_VALUE), Duration.ZERO, When.online(), 0,
+                        Optional.empty())));
+
+        run(":delay @bob welcome back online", ":delay #team x online", ":q!");
+
+        verify(client).schedule(Recipient.user("bob"), "welcome back", When.online());
+        assertThat(output()).startsWith(
+                "scheduled message #6 to @bob will be sent when bob logs in (at once if online now); it is kept by the server",
+                "error: 'online' waits for one user to log in (expected: :delay @user <text> online [until <end>])");
+    }
+
+    @Test
+    void sent_listsTheRecordNewestFirst_orSaysItIsEmpty() throws Exception {
+        Instant due = Instant.parse("2027-03-27T08:30:00Z");
+        ScheduledMessage tick = new ScheduledMessage("00000000000000a1-50", 5, Recipient.user("bob"), "tick", due,
+                Duration.ZERO, When.every("1m"), 4, Optional.empty());
+        when(client.sent(20)).thenReturn(CompletableFuture.completedFuture(List.of(
+                new SentEntry(tick, ScheduledChange.Kind.SENT, due.plusMillis(200), ""),
+                new SentEntry(THREE, ScheduledChange.Kind.FAILED, THREE.dueAt(), "not sent: the inbox of bob is full"))));
+        when(client.sent(5)).thenReturn(CompletableFuture.completedFuture(List.of()));
+
+        run(":sent", ":sent 5", ":q!");
+
+        assertThat(output()).startsWith(
+                "the last 2 scheduled messages whose time came, newest first:",
+                "  #5 (occurrence 4)  to @bob  tick  due 09:30:00  sent 09:30:00 (late 0.2s)",
+                "  #3  to @bob  call me  due 11:00:00  failed: the inbox of bob is full",
+                "nothing in the record: none of your scheduled messages came due lately");
+    }
+
+    @Test
+    void skip_aSeries_skipsItsNextOccurrence_andAOneOffIsRefused() throws Exception {
+        When rule = When.every("2s");
+        ScheduledMessage second = new ScheduledMessage("00000000000000a1-50", 5, Recipient.user("bob"), "tick",
+                CLOCK.instant().plusSeconds(4), Duration.ZERO, rule, 2, Optional.empty());
+        ScheduledMessage third = new ScheduledMessage(second.id(), 5, Recipient.user("bob"), "tick",
+                CLOCK.instant().plusSeconds(6), Duration.ZERO, rule, 3, Optional.empty());
+        when(client.scheduled()).thenReturn(CompletableFuture.completedFuture(List.of(THREE, second)));
+        when(client.skip(second.id())).thenReturn(CompletableFuture.completedFuture(third));
+
+        run(":skip 5", ":skip 3", ":q!");
+
+        verify(client).skip(second.id());
+        verify(client, never()).skip(THREE.id());
+        assertThat(output()).startsWith(
+                "skipped occurrence 2 of #5; next: occurrence 3 at 10:00:06",
+                "error: #3 is not recurring (expected: the number of a message scheduled with :every; :cancel 3 cancels it)");
+    }
+
+    @Test
+    void tz_showsTheZoneInEffect_andSetsTheAccountsZone() throws Exception {
+        AtomicReference<Optional<ZoneId>> account = new AtomicReference<>(Optional.empty());
+        when(client.zone()).thenAnswer(ask -> account.get());
+        zone.follow(client::zone);
+        when(client.setZone(TOKYO)).thenAnswer(set -> {
+            account.set(Optional.of(TOKYO)); // as the library does once the server has it
+            return CompletableFuture.completedFuture(TOKYO);
+        });
+        when(client.isConnected()).thenReturn(false); // :tz alone asks nothing of the server
+
+        run(":tz", ":tz Asia/Tokyo", ":tz", ":q!");
+
+        verify(client).setZone(TOKYO);
+        assertThat(output()).startsWith(
+                "your time zone: not set; using Europe/Paris (this client's; :tz <zone> sets one)",
+                "your time zone is now Asia/Tokyo, on every terminal: :at and :every read times there, and times are shown there",
+                "(not connected: this is done when the connection is back)",
+                "your time zone: Asia/Tokyo (kept on your account)",
+                "bye");
+    }
+
+    @Test
+    void tz_refusedByTheServer_saysWhy() throws Exception {
+        when(client.setZone(TOKYO)).thenReturn(CompletableFuture.failedFuture(new CimException(
+                CimException.Reason.BAD_REQUEST, "not changed: zones are not kept here")));
+
+        run(":tz Asia/Tokyo", ":q!");
+
+        assertThat(output()).first().isEqualTo("error: time zone not set: not changed: zones are not kept here");
+    }
+
+    @Test
     void loginRefused_callsBack() throws Exception {
         when(client.connect()).thenReturn(CompletableFuture.failedFuture(
                 new CimException(CimException.Reason.LOGIN_REFUSED, "login refused: wrong password")));
@@ -325,9 +452,10 @@ class ChatSessionTest {
 
     private ChatSession session(InputStream input) {
         PipedConsole console = new PipedConsole(input, new PrintStream(out, true, StandardCharsets.UTF_8));
-        ChatView view = new ChatView(console, CLOCK, "alice");
-        CommandParser parser = new CommandParser(Duration.ofDays(30), 1000, CLOCK);
-        return new ChatSession(console, view, parser, client, Duration.ofMillis(50), CLOCK);
+        Times times = new Times(CLOCK, zone);
+        ChatView view = new ChatView(console, times, "alice");
+        CommandParser parser = new CommandParser(Duration.ofDays(30), 1000, CLOCK, zone::get);
+        return new ChatSession(console, view, new ScheduleView(console, times), parser, client, zone, Duration.ofMillis(50));
     }
 
     private List<String> output() {

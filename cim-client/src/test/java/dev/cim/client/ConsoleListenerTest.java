@@ -3,19 +3,23 @@ package dev.cim.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cim.client.console.ChatView;
-import dev.cim.client.console.Console;
+import dev.cim.client.console.RecordingConsole;
+import dev.cim.client.console.ScheduleView;
+import dev.cim.client.console.Times;
+import dev.cim.client.console.UserZone;
 import dev.cim.client.core.ChatMessage;
 import dev.cim.client.core.ConnectionEvent;
 import dev.cim.client.core.Recipient;
 import dev.cim.client.core.ScheduledChange;
 import dev.cim.client.core.ScheduledMessage;
 import dev.cim.client.core.ServerAddress;
+import dev.cim.client.core.When;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ConsoleListenerTest {
@@ -23,27 +27,11 @@ class ConsoleListenerTest {
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2027-03-27T09:00:00Z"), ZoneId.of("Europe/Paris"));
     private static final ServerAddress SERVER = new ServerAddress("127.0.0.1", 9000);
 
-    private final List<String> lines = new ArrayList<>();
-    private final ConsoleListener listener = new ConsoleListener(new ChatView(new Console() {
-        @Override
-        public String readLine() {
-            return null;
-        }
-
-        @Override
-        public String readPassword(String prompt) {
-            return null;
-        }
-
-        @Override
-        public void print(String line) {
-            lines.add(line);
-        }
-
-        @Override
-        public void close() {
-        }
-    }, CLOCK, "alice"), "alice");
+    private final RecordingConsole console = new RecordingConsole();
+    private final List<String> lines = console.lines;
+    private final Times times = new Times(CLOCK, new UserZone(CLOCK.getZone()));
+    private final ConsoleListener listener = new ConsoleListener(new ChatView(console, times, "alice"),
+            new ScheduleView(console, times), "alice");
 
     @Test
     void onConnection_eachEvent_isOneLine() {
@@ -94,6 +82,32 @@ class ConsoleListenerTest {
                 "scheduled message #3 to @bob was cancelled on another terminal",
                 "scheduled message #3 to @bob was sent",
                 "error: scheduled message #3 to @bob could not be sent: the inbox of bob is full^[[2J");
+    }
+
+    @Test
+    void onScheduledChange_ofASeries_saysWhatComesNext() {
+        When rule = When.every("2s").times(3);
+        ScheduledMessage second = new ScheduledMessage("00000000000000a1-5", 5, Recipient.user("bob"), "tick",
+                Instant.parse("2027-03-27T09:00:02Z"), Duration.ZERO, rule, 2, Optional.empty());
+        ScheduledMessage third = new ScheduledMessage("00000000000000a1-5", 5, Recipient.user("bob"), "tick",
+                Instant.parse("2027-03-27T09:00:04Z"), Duration.ZERO, rule, 3, Optional.empty());
+
+        listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.SKIPPED, second, "", Optional.of(third)));
+        listener.onScheduledChange(new ScheduledChange(ScheduledChange.Kind.DROPPED, third,
+                "not sent: it would have gone 2s late, past its limit of 1s", Optional.empty()));
+
+        assertThat(lines).containsExactly(
+                "scheduled message #5 to @bob: occurrence 2 was skipped on another terminal; next: occurrence 3 at 10:00:04",
+                "scheduled message #5 to @bob was dropped: it would have gone 2s late, past its limit of 1s; "
+                        + "the series has ended");
+    }
+
+    @Test
+    void onZoneChanged_saysSoInOneInertLine() {
+        listener.onZoneChanged(ZoneId.of("Asia/Tokyo"));
+
+        assertThat(lines).containsExactly("your time zone was set to Asia/Tokyo on another terminal: :at and :every "
+                + "read times there, and times are shown there");
     }
 
     @Test

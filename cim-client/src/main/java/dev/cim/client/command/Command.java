@@ -1,13 +1,19 @@
 package dev.cim.client.command;
 
-import java.util.List;
-
 import dev.cim.client.core.Recipient;
+import dev.cim.client.core.When;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Objects;
 
 /** What one line typed at the console asks for; made by {@link CommandParser}. */
 public sealed interface Command {
+
+    /** A command about the user's scheduled messages, their record or their time zone. */
+    sealed interface Scheduling extends Command {
+    }
 
     /** A blank line: nothing to do. */
     record Nothing() implements Command {
@@ -18,34 +24,66 @@ public sealed interface Command {
     }
 
     /** {@code :delay [@bob] text N}: send {@code text} after {@code delay}. */
-    record Delay(Recipient to, String text, Duration delay) implements Command {
+    record Delay(Recipient to, String text, Duration delay) implements Scheduling {
     }
 
     /** {@code :at <time> [@bob] text}: send {@code text} at {@code when}. */
-    record At(Recipient to, String text, ZonedDateTime when) implements Command {
+    record At(Recipient to, String text, ZonedDateTime when) implements Scheduling {
+    }
+
+    /**
+     * A scheduled message whose time is more than a delay or a time: {@code :delay @bob hi online},
+     * {@code :every 2s times 3 @bob tick}, {@code :at 9:00 their @bob hi}, or one of those with a
+     * late policy ({@code late drop 5m}). {@code when} is ready for {@code CimClient.schedule}.
+     */
+    record Schedule(Recipient to, String text, When when) implements Scheduling {
+        public Schedule {
+            Objects.requireNonNull(to, "to");
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(when, "when");
+        }
     }
 
     /** {@code :delays}: list the scheduled messages. */
-    record ListDelays() implements Command {
+    record ListDelays() implements Scheduling {
     }
 
     /** {@code :cancel n}: cancel scheduled message number {@code n}. */
-    record Cancel(long number) implements Command {
+    record Cancel(long number) implements Scheduling {
     }
 
     /** {@code :edit n text}: replace the text of scheduled message {@code n}. */
-    record Edit(long number, String text) implements Command {
+    record Edit(long number, String text) implements Scheduling {
     }
 
     /**
      * {@code :move n <delay or time>}: send scheduled message {@code n} after {@code delay} from now, or
      * at {@code when} (exactly one of them is set).
      */
-    record Move(long number, Duration delay, ZonedDateTime when) implements Command {
+    record Move(long number, Duration delay, ZonedDateTime when) implements Scheduling {
         public Move {
             if ((delay == null) == (when == null)) {
                 throw new IllegalArgumentException("a move needs a delay or a time (expected: exactly one)");
             }
+        }
+    }
+
+    /** {@code :skip n}: skip the next occurrence of recurring message {@code n}. */
+    record Skip(long number) implements Scheduling {
+    }
+
+    /** {@code :sent [n]}: the newest {@code count} entries of the record of scheduled messages whose time came. */
+    record ListSent(int count) implements Scheduling {
+    }
+
+    /** {@code :tz}: show the user's time zone. */
+    record ShowZone() implements Scheduling {
+    }
+
+    /** {@code :tz Europe/Berlin}: set the account's time zone. */
+    record SetZone(ZoneId zone) implements Scheduling {
+        public SetZone {
+            Objects.requireNonNull(zone, "zone");
         }
     }
 

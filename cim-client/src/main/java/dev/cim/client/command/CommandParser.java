@@ -1,19 +1,15 @@
 package dev.cim.client.command;
 
-import dev.cim.common.schedule.DelayFormat;
-import dev.cim.common.schedule.DelayParser;
-
 import dev.cim.client.core.Recipient;
-import dev.cim.common.protocol.ChatRules;
-import dev.cim.common.protocol.UserNames;
+import dev.cim.common.schedule.LocalTimes;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZonedDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Turns a line typed at the console into a {@link Command}, or a {@link CommandException} whose
@@ -25,8 +21,13 @@ import java.util.Optional;
  *   ::)                           Send ":)" (a leading "::" sends a text that starts with ':')
  *   :delay see you at 5 10m       Delay: "see you at 5" in 10 minutes (the last word is the delay)
  *   :delay &#64;bob ping 1.5          Delay to bob, 1.5 s
+ *   :delay &#64;bob hi online         Schedule: when bob next logs in (also: online until 2d)
  *   :at 17:30 &#64;bob call me        At: today at 17:30 (also: tomorrow 9:00, 2027-01-05 09:00)
- *   :delays  :cancel 7  :edit 7 new text  :move 7 1h  :move 7 tomorrow 9:00
+ *   :at 9:00 their &#64;bob hi        Schedule: 9:00 on bob's clock (also a zone: 9:00 Asia/Tokyo)
+ *   :every 2s times 3 &#64;bob tick   Schedule: recurring (see {@link EveryParser})
+ *   ... late drop 5m              on :delay (at the end), :at and :every (after the time): dropped if late
+ *   :delays  :cancel 7  :edit 7 new text  :move 7 1h  :move 7 tomorrow 9:00  :skip 7  :sent [n]
+ *   :tz  :tz Europe/Berlin        ShowZone, SetZone
  *   #team hi                      Send to the members of #team
  *   :create [open] #team bob      CreateGroup; :invite #team carol  :join #team  :leave #team
  *   :kick #team carol  :groups  :members #team
@@ -34,32 +35,49 @@ import java.util.Optional;
  *   :search lunch [#team]         Search
  *   :olu  :help  :q  :q!
  * </pre>
+ * The scheduling commands are read by {@link ScheduleParser} and {@link EveryParser}, in the
+ * user's time zone.
  */
 public final class CommandParser {
 
-    static final String DELAY_USAGE = "usage: :delay [@user|#group] <text> <delay>, e.g. :delay see you soon 5m";
-    static final String AT_USAGE = "usage: :at <time> [@user|#group] <text>, e.g. :at 17:30 @bob call me";
+    static final String DELAY_USAGE = ScheduleParser.DELAY_USAGE;
+    static final String AT_USAGE = ScheduleParser.AT_USAGE;
     static final String PRIVATE_USAGE = "usage: @user <text> or #group <text>, e.g. @bob hi";
     static final String NUMBER_HINT = "numbers are listed by :delays";
     static final int DEFAULT_HISTORY = 20;
     static final int MAX_HISTORY = 200;
+    static final int DEFAULT_SENT = 20;
+    static final int MAX_SENT = 200;
 
-    private final Duration maxDelay;
-    private final int maxTextLength;
-    private final Clock clock;
+    private final Addressing addressing;
+    private final ScheduleParser schedules;
+    private final EveryParser every;
 
     /**
+     * A parser whose user's time zone is {@code clock}'s.
+     *
      * @param maxDelay      the longest delay accepted (the server may accept less, and says so)
      * @param maxTextLength the most characters in a message's text
      * @param clock         now, in the user's time zone (for {@code :at})
      */
     public CommandParser(Duration maxDelay, int maxTextLength, Clock clock) {
-        this.maxDelay = Objects.requireNonNull(maxDelay, "maxDelay");
-        if (maxTextLength < 1) {
-            throw new IllegalArgumentException("maxTextLength (expected: >= 1): " + maxTextLength);
-        }
-        this.maxTextLength = maxTextLength;
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this(maxDelay, maxTextLength, clock, clock::getZone);
+    }
+
+    /**
+     * @param maxDelay      the longest delay accepted (the server may accept less, and says so)
+     * @param maxTextLength the most characters in a message's text
+     * @param clock         now
+     * @param zone          the user's time zone, as it is when a line is read (the account's, once
+     *                      set, else the client's): where {@code :at} and {@code :every} read times
+     */
+    public CommandParser(Duration maxDelay, int maxTextLength, Clock clock, Supplier<ZoneId> zone) {
+        Objects.requireNonNull(maxDelay, "maxDelay");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(zone, "zone");
+        this.addressing = new Addressing(maxTextLength);
+        this.schedules = new ScheduleParser(maxDelay, clock, zone, addressing);
+        this.every = new EveryParser(clock, zone, addressing);
     }
 
     public Command parse(String line) throws CommandException {
@@ -68,19 +86,23 @@ public final class CommandParser {
             return new Command.Nothing();
         }
         if (input.startsWith("::")) {
-            return new Command.Send(Recipient.EVERYONE, text(input.substring(1), PRIVATE_USAGE));
+            return new Command.Send(Recipient.EVERYONE, addressing.text(input.substring(1), PRIVATE_USAGE));
         }
         if (!input.startsWith(":")) {
-            Addressed message = addressed(input, PRIVATE_USAGE);
+            Addressing.Addressed message = addressing.addressed(input, PRIVATE_USAGE);
             return new Command.Send(message.to(), message.text());
         }
         String[] nameAndRest = input.split("\\s+", 2);
         String rest = nameAndRest.length > 1 ? nameAndRest[1] : "";
         return switch (nameAndRest[0]) {
-            case ":delay" -> delay(rest);
-            case ":at" -> at(rest);
+            case ":delay" -> schedules.delay(rest);
+            case ":at" -> schedules.at(rest);
+            case ":every" -> every.every(rest);
             case ":delays" -> noArguments(":delays", rest, new Command.ListDelays());
             case ":cancel" -> new Command.Cancel(number(":cancel", rest, ":cancel <number>"));
+            case ":skip" -> new Command.Skip(number(":skip", rest, ":skip <number>"));
+            case ":sent" -> sent(rest);
+            case ":tz" -> zone(rest);
             case ":edit" -> edit(rest);
             case ":move" -> move(rest);
             case ":create" -> create(rest);
@@ -101,67 +123,11 @@ public final class CommandParser {
         };
     }
 
-    private Command delay(String rest) throws CommandException {
-        int split = lastWhitespace(rest);
-        if (rest.isEmpty() || split < 0) {
-            throw new CommandException((rest.isEmpty() ? "the text and the delay are missing; " : "the delay is missing; ")
-                    + DELAY_USAGE);
-        }
-        Duration delay = delayOf(rest.substring(split + 1));
-        Addressed message = addressed(rest.substring(0, split).strip(), DELAY_USAGE);
-        return new Command.Delay(message.to(), message.text(), delay);
-    }
-
-    private Duration delayOf(String token) throws CommandException {
-        Duration delay;
-        try {
-            delay = DelayParser.parse(token);
-        } catch (IllegalArgumentException e) {
-            throw new CommandException(e.getMessage());
-        }
-        if (delay.isZero()) {
-            throw new CommandException("the delay must be more than 0 (to send at once, type the text alone)");
-        }
-        if (delay.compareTo(maxDelay) > 0) {
-            throw new CommandException("the delay " + DelayFormat.format(delay) + " is over the maximum of "
-                    + DelayFormat.format(maxDelay) + " (cim.client.max-delay)");
-        }
-        return delay;
-    }
-
-    private Command at(String rest) throws CommandException {
-        List<String> words = words(rest);
-        if (words.isEmpty()) {
-            throw new CommandException("the time and the text are missing; " + AT_USAGE);
-        }
-        TimeParser.Parsed time = TimeParser.parse(words, ZonedDateTime.now(clock));
-        checkHorizon(time.when());
-        String text = String.join(" ", words.subList(time.words(), words.size()));
-        if (text.isEmpty()) {
-            throw new CommandException("the text is missing; " + AT_USAGE);
-        }
-        // Keep the text as typed, spaces and all: cut the time's words off the front of the line.
-        String typed = rest.strip();
-        for (int i = 0; i < time.words(); i++) {
-            typed = typed.substring(words.get(i).length()).stripLeading();
-        }
-        Addressed message = addressed(typed, AT_USAGE);
-        return new Command.At(message.to(), message.text(), time.when());
-    }
-
-    private void checkHorizon(ZonedDateTime when) throws CommandException {
-        Duration ahead = Duration.between(clock.instant(), when.toInstant());
-        if (ahead.compareTo(maxDelay) > 0) {
-            throw new CommandException(when.toLocalDate() + " is more than " + DelayFormat.format(maxDelay)
-                    + " ahead, the maximum (cim.client.max-delay)");
-        }
-    }
-
     private Command edit(String rest) throws CommandException {
         String[] numberAndText = rest.split("\\s+", 2);
         long number = number(":edit", numberAndText[0], ":edit <number> <new text>");
         String text = numberAndText.length > 1 ? numberAndText[1].strip() : "";
-        return new Command.Edit(number, text(text, "usage: :edit <number> <new text>"));
+        return new Command.Edit(number, addressing.text(text, "usage: :edit <number> <new text>"));
     }
 
     private Command move(String rest) throws CommandException {
@@ -172,20 +138,40 @@ public final class CommandParser {
                     : "the new time is missing; ") + usage);
         }
         long number = number(":move", words.get(0), ":move <number> <delay or time>");
-        List<String> when = words.subList(1, words.size());
-        if (TimeParser.startsTime(when.get(0))) {
-            TimeParser.Parsed time = TimeParser.parse(when, ZonedDateTime.now(clock));
-            if (time.words() != when.size()) {
-                throw new CommandException("unexpected words after the time: '"
-                        + String.join(" ", when.subList(time.words(), when.size())) + "'; " + usage);
-            }
-            checkHorizon(time.when());
-            return new Command.Move(number, null, time.when());
+        return schedules.move(number, words.subList(1, words.size()), usage);
+    }
+
+    private static Command sent(String rest) throws CommandException {
+        List<String> words = words(rest);
+        String usage = "usage: :sent [n] (n at most " + MAX_SENT + ")";
+        if (words.isEmpty()) {
+            return new Command.ListSent(DEFAULT_SENT);
         }
-        if (when.size() != 1) {
-            throw new CommandException("'" + String.join(" ", when) + "' is not a delay or a time; " + usage);
+        int count;
+        try {
+            count = words.size() == 1 ? Integer.parseInt(words.get(0)) : 0;
+        } catch (NumberFormatException e) {
+            count = 0;
         }
-        return new Command.Move(number, delayOf(when.get(0)), null);
+        if (count < 1 || count > MAX_SENT) {
+            throw new CommandException("'" + rest.strip() + "' is not a number from 1 to " + MAX_SENT + "; " + usage);
+        }
+        return new Command.ListSent(count);
+    }
+
+    private static Command zone(String rest) throws CommandException {
+        List<String> words = words(rest);
+        if (words.isEmpty()) {
+            return new Command.ShowZone();
+        }
+        if (words.size() > 1) {
+            throw new CommandException("one zone, please, got '" + rest.strip() + "'; usage: :tz [<zone>], e.g. :tz Europe/Berlin");
+        }
+        try {
+            return new Command.SetZone(LocalTimes.zone(words.get(0)));
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(e.getMessage());
+        }
     }
 
     private Command create(String rest) throws CommandException {
@@ -196,7 +182,8 @@ public final class CommandParser {
         if (after.isEmpty()) {
             throw new CommandException("the group's name is missing; " + usage);
         }
-        return new Command.CreateGroup(group(after.get(0), usage), open, users(after.subList(1, after.size()), usage));
+        return new Command.CreateGroup(Addressing.group(after.get(0), usage), open,
+                Addressing.users(after.subList(1, after.size()), usage));
     }
 
     private interface GroupAndUsers {
@@ -210,11 +197,11 @@ public final class CommandParser {
         if (words.isEmpty()) {
             throw new CommandException("the group's name is missing; " + usage);
         }
-        List<String> users = users(words.subList(1, words.size()), usage);
+        List<String> users = Addressing.users(words.subList(1, words.size()), usage);
         if (needsUsers && users.isEmpty()) {
             throw new CommandException("which users? " + usage);
         }
-        return make.make(group(words.get(0), usage), users);
+        return make.make(Addressing.group(words.get(0), usage), users);
     }
 
     private static String groupOnly(String command, String rest) throws CommandException {
@@ -224,32 +211,7 @@ public final class CommandParser {
             throw new CommandException((words.isEmpty() ? "the group's name is missing; " : "one group, please; ")
                     + usage);
         }
-        return group(words.get(0), usage);
-    }
-
-    /** A group's name, written {@code #name}. */
-    private static String group(String word, String usage) throws CommandException {
-        if (!word.startsWith("#")) {
-            throw new CommandException("'" + word + "' is not a group (expected: #name); " + usage);
-        }
-        Optional<String> problem = ChatRules.groupProblem(word.substring(1));
-        if (problem.isPresent()) {
-            throw new CommandException(problem.get() + "; " + usage);
-        }
-        return UserNames.canonical(word.substring(1));
-    }
-
-    private static List<String> users(List<String> words, String usage) throws CommandException {
-        List<String> users = new ArrayList<>(words.size());
-        for (String word : words) {
-            String name = word.startsWith("@") ? word.substring(1) : word;
-            Optional<String> problem = UserNames.problem(name);
-            if (problem.isPresent()) {
-                throw new CommandException("'" + word + "': " + problem.get() + "; " + usage);
-            }
-            users.add(UserNames.canonical(name));
-        }
-        return users;
+        return Addressing.group(words.get(0), usage);
     }
 
     private static Command history(String rest) throws CommandException {
@@ -259,7 +221,7 @@ public final class CommandParser {
         if (words.isEmpty() || words.size() > 2) {
             throw new CommandException((words.isEmpty() ? "which conversation? " : "too many words; ") + usage);
         }
-        String conversation = conversation(words.get(0), usage);
+        String conversation = Addressing.conversation(words.get(0), usage);
         int count = DEFAULT_HISTORY;
         if (words.size() == 2) {
             try {
@@ -282,7 +244,7 @@ public final class CommandParser {
         if (!words.isEmpty()) {
             String last = words.get(words.size() - 1);
             if (last.startsWith("@") || last.startsWith("#")) {
-                conversation = conversation(last, usage);
+                conversation = Addressing.conversation(last, usage);
                 words.remove(words.size() - 1);
             }
         }
@@ -290,54 +252,6 @@ public final class CommandParser {
             throw new CommandException("search for what? " + usage);
         }
         return new Command.Search(String.join(" ", words), conversation);
-    }
-
-    /** {@code @user} or {@code #group}, checked, in canonical form. */
-    private static String conversation(String word, String usage) throws CommandException {
-        if (word.startsWith("#")) {
-            return "#" + group(word, usage);
-        }
-        if (!word.startsWith("@")) {
-            throw new CommandException("'" + word + "' is not a conversation (expected: @user or #group); " + usage);
-        }
-        return "@" + users(List.of(word), usage).get(0);
-    }
-
-    private record Addressed(Recipient to, String text) {
-    }
-
-    /** Splits an optional leading {@code @user} from the text and checks both. */
-    private Addressed addressed(String input, String usage) throws CommandException {
-        Recipient to = Recipient.EVERYONE;
-        String text = input;
-        if (input.startsWith("#")) {
-            String[] groupAndText = input.split("\\s+", 2);
-            to = Recipient.group(group(groupAndText[0], usage));
-            text = groupAndText.length > 1 ? groupAndText[1].strip() : "";
-        } else if (input.startsWith("@")) {
-            String[] userAndText = input.substring(1).split("\\s+", 2);
-            String name = userAndText[0];
-            if (!ChatRules.EVERYONE.equals(name)) { // "@everyone hi" is a plain broadcast
-                Optional<String> problem = UserNames.problem(name);
-                if (problem.isPresent()) {
-                    throw new CommandException("'@" + name + "': " + problem.get() + "; " + usage);
-                }
-                to = Recipient.user(name);
-            }
-            text = userAndText.length > 1 ? userAndText[1].strip() : "";
-        }
-        return new Addressed(to, text(text, usage));
-    }
-
-    private String text(String text, String usage) throws CommandException {
-        if (text.isBlank()) {
-            throw new CommandException("the text is missing; " + usage);
-        }
-        if (text.length() > maxTextLength) {
-            throw new CommandException("the message is " + text.length() + " characters long; the maximum is "
-                    + maxTextLength + " (cim.client.max-message-length)");
-        }
-        return text;
     }
 
     private static long number(String command, String word, String usage) throws CommandException {
@@ -366,14 +280,5 @@ public final class CommandParser {
     private static List<String> words(String text) {
         String stripped = text.strip();
         return stripped.isEmpty() ? List.of() : Arrays.asList(stripped.split("\\s+"));
-    }
-
-    private static int lastWhitespace(String text) {
-        for (int i = text.length() - 1; i >= 0; i--) {
-            if (Character.isWhitespace(text.charAt(i))) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

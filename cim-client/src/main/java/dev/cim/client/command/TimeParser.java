@@ -49,12 +49,47 @@ final class TimeParser {
     }
 
     /**
+     * A time as typed, not yet placed in a zone.
+     *
+     * @param day   its day: today's or tomorrow's date, or the one written; null for a clock time
+     *              alone (today's, for {@link #parse}; the next one, for the server)
+     * @param time  the clock time
+     * @param words how many words it took
+     */
+    record Local(LocalDate day, LocalTime time, int words) {
+
+        /** As the server reads a time of day: {@code 09:00}, {@code 2027-01-05 09:00:30}. */
+        String forServer() {
+            return day == null ? time.toString() : day + " " + time;
+        }
+    }
+
+    /**
      * Reads a time from the first one or two of {@code words}.
      *
      * @param now the current time in the user's zone
      * @throws CommandException when the words are not a time, or the time has passed or does not exist
      */
     static Parsed parse(List<String> words, ZonedDateTime now) throws CommandException {
+        Local local = read(words, now.toLocalDate());
+        LocalDate day = local.day() == null ? now.toLocalDate() : local.day();
+        String written = String.join(" ", words.subList(0, local.words()));
+        ZonedDateTime when = zoned(LocalDateTime.of(day, local.time()), now.getZone(), written);
+        if (!when.isAfter(now)) {
+            String hint = local.words() == 1 ? "; for tomorrow: tomorrow " + words.get(0) : "";
+            throw new CommandException(written + " has passed (it is "
+                    + now.toLocalDateTime().withNano(0).toString().replace('T', ' ') + ")" + hint);
+        }
+        return new Parsed(when, local.words());
+    }
+
+    /**
+     * Reads the form of a time from the first one or two of {@code words}, without placing it in a
+     * zone: {@code today} and {@code tomorrow} are days of the user's calendar, {@code today}.
+     *
+     * @throws CommandException when the words are not a time
+     */
+    static Local read(List<String> words, LocalDate today) throws CommandException {
         if (words.isEmpty()) {
             throw new CommandException("the time is missing (" + EXPECTED + ")");
         }
@@ -63,7 +98,7 @@ final class TimeParser {
         String clock;
         int used;
         if (TIME.matcher(first).matches()) {
-            day = now.toLocalDate();
+            day = null;
             clock = first;
             used = 1;
         } else {
@@ -73,27 +108,19 @@ final class TimeParser {
             clock = words.get(1);
             used = 2;
             day = switch (first) {
-                case "today" -> now.toLocalDate();
-                case "tomorrow" -> now.toLocalDate().plusDays(1);
+                case "today" -> today;
+                case "tomorrow" -> today.plusDays(1);
                 default -> date(first);
             };
         }
         if (!TIME.matcher(clock).matches()) {
             throw new CommandException("'" + clock + "' is not a time of day (" + EXPECTED + ")");
         }
-        LocalTime time;
         try {
-            time = LocalTime.parse(clock, TIME_FORMAT);
+            return new Local(day, LocalTime.parse(clock, TIME_FORMAT), used);
         } catch (DateTimeParseException e) {
             throw new CommandException("'" + clock + "' is not a time of day (expected: 00:00 to 23:59)");
         }
-        ZonedDateTime when = zoned(LocalDateTime.of(day, time), now.getZone(), String.join(" ", words.subList(0, used)));
-        if (!when.isAfter(now)) {
-            String hint = used == 1 ? "; for tomorrow: tomorrow " + clock : "";
-            throw new CommandException(String.join(" ", words.subList(0, used)) + " has passed (it is "
-                    + now.toLocalDateTime().withNano(0).toString().replace('T', ' ') + ")" + hint);
-        }
-        return new Parsed(when, used);
     }
 
     private static LocalDate date(String word) throws CommandException {

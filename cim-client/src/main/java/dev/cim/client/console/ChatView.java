@@ -5,13 +5,9 @@ import dev.cim.client.core.ChatMessage;
 import dev.cim.client.core.GroupChange;
 import dev.cim.client.core.GroupInfo;
 import dev.cim.client.core.HistoryPage;
-import dev.cim.client.core.ScheduledMessage;
 import dev.cim.client.core.SearchResult;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,44 +18,70 @@ import java.util.List;
  *   [14:05:12] bob to you: see you at five
  *   [14:05:13] you to bob: on my way               (sent from another terminal of yours)
  *   [14:05:15] bob (delayed 5s): dinner is ready
+ *   [14:05:16] bob to you (when online): welcome back  (scheduled to wait for your login)
+ *   [14:05:17] bob to you (#4 of a series): standup    (the 4th of a recurring message)
  *   [14:05:18] carol in #team: standup in 5
  *   online (3): alice, bob, carol
  * </pre>
  * Everything received is printed through {@link Inert}: control characters are shown, not obeyed,
- * and the lines of a multi-line message are indented under it.
+ * and the lines of a multi-line message are indented under it. Times are in the user's zone
+ * ({@link UserZone}).
  */
 public final class ChatView {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
-    private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
-
     private final Console console;
-    private final Clock clock;
+    private final Times times;
     private final String me;
 
     /**
+     * A view whose user's zone is {@code clock}'s.
+     *
      * @param clock now, in the user's time zone
      * @param me    the user of this console
      */
     public ChatView(Console console, Clock clock, String me) {
+        this(console, new Times(clock, new UserZone(clock.getZone())), me);
+    }
+
+    /**
+     * @param times how times read, in the user's zone
+     * @param me    the user of this console
+     */
+    public ChatView(Console console, Times times, String me) {
         this.console = console;
-        this.clock = clock;
+        this.times = times;
         this.me = me;
     }
 
     public void chat(ChatMessage message) {
         boolean mine = message.sender().equals(me);
-        StringBuilder line = new StringBuilder().append('[').append(TIME.format(message.sentAt().atZone(clock.getZone())))
+        StringBuilder line = new StringBuilder().append('[').append(Times.TIME.format(message.sentAt().atZone(times.zone())))
                 .append("] ").append(mine ? "you" : Inert.line(message.sender()));
         if (message.isToGroup()) {
             line.append(" in ").append(Inert.line(message.recipient()));
         } else if (!message.isBroadcast()) {
             line.append(" to ").append(message.recipient().equals(me) ? "you" : Inert.line(message.recipient()));
         }
-        if (message.isDelayed()) {
-            line.append(" (delayed ").append(DelayFormat.rounded(message.delay().requested())).append(')');
+        console.print(line.append(delayMark(message)).append(": ").append(Inert.text(message.text())).toString());
+    }
+
+    /**
+     * How a scheduled message is marked: " (when online)" when it waited for the recipient's login,
+     * " (#4 of a series)" for an occurrence of a recurring one, " (delayed 5s)" for the others; "" for
+     * a message that was not scheduled.
+     */
+    private static String delayMark(ChatMessage message) {
+        if (!message.isDelayed()) {
+            return "";
         }
-        console.print(line.append(": ").append(Inert.text(message.text())).toString());
+        ChatMessage.Delay delay = message.delay();
+        if (delay.whenOnline()) {
+            return " (when online)";
+        }
+        if (delay.occurrence() > 0) {
+            return " (#" + delay.occurrence() + " of a series)";
+        }
+        return " (delayed " + DelayFormat.rounded(delay.requested()) + ")";
     }
 
     /** The user's groups, as {@code :groups} lists them. */
@@ -119,36 +141,23 @@ public final class ChatView {
         for (SearchResult.Hit hit : result.hits()) {
             console.print("  " + Inert.line(hit.conversation()) + "  " + past(hit.entry().message()));
         }
-        console.print("searched back to " + DATE_TIME.format(result.searchedBackTo().atZone(clock.getZone()))
+        console.print("searched back to " + times.date(result.searchedBackTo())
                 + (result.resume().isEmpty() ? "" : "; repeat the command for more"));
     }
 
     /** A message of the past: with its date, who sent it, and whether it was delayed. */
     private String past(ChatMessage message) {
-        StringBuilder line = new StringBuilder().append('[').append(DATE_TIME.format(message.sentAt()
-                .atZone(clock.getZone()))).append("] ").append(message.sender().equals(me) ? "you"
-                : Inert.line(message.sender()));
-        if (message.isDelayed()) {
-            line.append(" (delayed ").append(DelayFormat.rounded(message.delay().requested())).append(')');
-        }
-        return line.append(": ").append(Inert.text(message.text())).toString();
+        return "[" + times.date(message.sentAt()) + "] " + (message.sender().equals(me) ? "you"
+                : Inert.line(message.sender())) + delayMark(message) + ": " + Inert.text(message.text());
     }
 
     public void onlineUsers(List<String> users) {
         console.print("online (" + users.size() + "): " + Inert.line(String.join(", ", users)));
     }
 
-    /** One scheduled message, as {@code :delays} lists it. */
-    public void scheduled(ScheduledMessage message) {
-        console.print("  #" + message.number() + "  " + when(message.dueAt()) + "  to " + message.recipient() + "  "
-                + Inert.text(message.text()));
-    }
-
     /** A time for people: the clock time when it is today, with the date otherwise. */
     public String when(Instant instant) {
-        ZonedDateTime at = instant.atZone(clock.getZone());
-        LocalDate today = LocalDate.now(clock);
-        return at.toLocalDate().equals(today) ? TIME.format(at) : DATE_TIME.format(at);
+        return times.when(instant);
     }
 
     /** A line from the client itself: a notice, a receipt, a status change. */

@@ -3,14 +3,12 @@ package dev.cim.client.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cim.client.core.ChatMessage;
-import dev.cim.client.core.Recipient;
-import dev.cim.client.core.ScheduledMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ChatViewTest {
@@ -64,6 +62,29 @@ class ChatViewTest {
     }
 
     @Test
+    void chat_scheduledWhenOnlineOrInASeries_isMarkedSo() {
+        view.chat(message("bob", "alice", "welcome back", new ChatMessage.Delay(Duration.ZERO, SENT, true, 0, 0, true)));
+        view.chat(message("bob", "alice", "tick", new ChatMessage.Delay(Duration.ZERO, SENT, true, 4, 2, false)));
+
+        assertThat(console.lines).containsExactly(
+                "[14:05:10] bob to you (when online): welcome back",
+                "[14:05:10] bob to you (#4 of a series): tick");
+    }
+
+    @Test
+    void chat_onceTheAccountHasAZone_showsTimesOnItsClock() {
+        UserZone zone = new UserZone(PARIS);
+        ChatView following = new ChatView(console, new Times(CLOCK, zone), "alice");
+        zone.follow(() -> Optional.of(ZoneId.of("Asia/Tokyo")));
+
+        following.chat(message("bob", "everyone", "hi", null));
+
+        assertThat(console.lines).containsExactly("[22:05:10] bob: hi");
+        assertThat(following.when(Instant.parse("2027-03-27T15:30:00Z"))).as("00:30 tomorrow in Tokyo")
+                .isEqualTo("2027-03-28 00:30");
+    }
+
+    @Test
     void chat_controlCharactersInSenderRecipientOrText_areRenderedInert() {
         view.chat(message("\u001B[2Jmallory\u202E", "everyone", "hi\u001B]2;owned\u0007", null));
         view.chat(message("alice", "b\nob", "x", null));
@@ -97,18 +118,6 @@ class ChatViewTest {
     }
 
     @Test
-    void scheduled_showsNumberDueTimeRecipientAndInertText() {
-        view.scheduled(new ScheduledMessage("0000000000000001-7", 7, Recipient.user("bob"), "call\u001B[2J me",
-                Instant.parse("2027-03-27T16:30:00Z"), Duration.ofHours(3)));
-        view.scheduled(new ScheduledMessage("0000000000000001-8", 8, Recipient.EVERYONE, "lunch?",
-                Instant.parse("2027-03-28T10:00:00Z"), Duration.ofHours(21)));
-
-        assertThat(console.lines).containsExactly(
-                "  #7  17:30:00  to @bob  call^[[2J me",
-                "  #8  2027-03-28 12:00  to everyone  lunch?");
-    }
-
-    @Test
     void onlineUsersAndErrors_areOneInertLine() {
         view.onlineUsers(List.of("alice", "bob", "car\u001Bol"));
         view.error("bad\nthing");
@@ -118,29 +127,5 @@ class ChatViewTest {
 
     private static ChatMessage message(String sender, String recipient, String text, ChatMessage.Delay delay) {
         return new ChatMessage("00000000000000b0-1", sender, recipient, text, SENT, delay);
-    }
-
-    /** A console that keeps what is printed. */
-    private static final class RecordingConsole implements Console {
-        final List<String> lines = new ArrayList<>();
-
-        @Override
-        public String readLine() {
-            return null;
-        }
-
-        @Override
-        public String readPassword(String prompt) {
-            return null;
-        }
-
-        @Override
-        public void print(String line) {
-            lines.add(line);
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }
