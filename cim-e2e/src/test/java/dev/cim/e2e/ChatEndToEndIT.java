@@ -85,6 +85,26 @@ class ChatEndToEndIT {
     }
 
     @Test
+    void every_sendsItsOccurrences_andOnline_waitsForTheRecipientsLogin() throws Exception {
+        JavaProcess carol = cim.client("carol20"); // carol has an account, and goes
+        carol.type(":q");
+        assertThat(carol.awaitExit(WAIT)).isZero();
+        JavaProcess alice = cim.client("alice20");
+        JavaProcess bob = cim.client("bob20");
+
+        alice.type(":every 1s times 2 @bob20 tick");
+        alice.type(":delay @carol20 welcome back online");
+        bob.await("] alice20 to you (#1 of a series): tick", WAIT);
+        bob.await("] alice20 to you (#2 of a series): tick", WAIT);
+        alice.await("the series has ended", WAIT);
+        alice.type(":delays");
+        alice.await("when carol20 logs in", WAIT);
+
+        JavaProcess back = cim.client("carol20");
+        back.await("] alice20 to you (when online): welcome back", WAIT);
+    }
+
+    @Test
     void cancel_stopsAScheduledMessage() throws Exception {
         JavaProcess alice = cim.client("alice5");
         JavaProcess bob = cim.client("bob5");
