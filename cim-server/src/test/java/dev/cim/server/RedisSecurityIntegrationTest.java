@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimException;
+import dev.cim.client.core.ConnectionEvent;
 import dev.cim.client.core.Recipient;
 import dev.cim.client.core.Recorder;
 import dev.cim.client.core.SendReceipt;
@@ -183,6 +184,31 @@ class RedisSecurityIntegrationTest {
                 TestServer server = TestServer.onRedis(port, "--spring.data.redis.password=evict-pw")) {
             await("the warning").atMost(Recorder.WAIT).until(() -> output.getOut().contains(
                     "Redis evicts keys when it is full (maxmemory-policy allkeys-lru)"));
+        }
+    }
+
+    @Test
+    void loginWhileRedisIsDown_isRefusedForNow_andTheClientWaitsItOut_thenLogsIn() throws Exception {
+        int port = Ports.free();
+        String config = "port %d\nbind 127.0.0.1\n".formatted(port);
+        RedisExecutable executable = RedisExecutable.resolve("").executable();
+        ExternalRedis redis = ExternalRedis.start(executable, tempDir.resolve("down"), config);
+        try (TestServer server = TestServer.onRedis(port, "--spring.data.redis.timeout=1s")) {
+            redis.close();
+            Recorder events = new Recorder();
+            CimClient dan = server.client("dan", events);
+
+            java.util.concurrent.CompletableFuture<dev.cim.client.core.LoginInfo> login = dan.connect();
+
+            ConnectionEvent.Disconnected refused = events.awaitEvent(ConnectionEvent.Disconnected.class);
+            assertThat(refused.reason()).contains("storage is unavailable; try again");
+            assertThat(refused.retryIn()).isGreaterThanOrEqualTo(java.time.Duration.ofSeconds(1));
+            assertThat(login).as("the client waits, it has not given up").isNotDone();
+            assertThat(events.events(ConnectionEvent.Refused.class)).isEmpty();
+            redis = ExternalRedis.start(executable, tempDir.resolve("down"), config);
+            assertThat(login).succeedsWithin(Recorder.WAIT);
+        } finally {
+            redis.close();
         }
     }
 

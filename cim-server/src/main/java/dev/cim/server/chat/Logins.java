@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +39,9 @@ import org.slf4j.LoggerFactory;
 final class Logins {
 
     private static final Logger log = LoggerFactory.getLogger(Logins.class);
+
+    /** The least wait a login refused for the store's sake is told to take before it tries again. */
+    static final long STORAGE_RETRY_MILLIS = 1000;
 
     private final AccountService accounts;
     private final AccountSettingsService settings;
@@ -92,7 +96,7 @@ final class Logins {
             } catch (RuntimeException e) {
                 log.error("Login of {} failed: {}", name, e.toString());
                 connection.owner().execute(() -> refuse(connection, listener, name,
-                        StoreFullException.describe(e) + "; try again", 0));
+                        StoreFullException.describe(e) + "; try again", storageRetry()));
                 return;
             }
             if (outcome instanceof LoginOutcome.Refused refused) {
@@ -121,7 +125,7 @@ final class Logins {
         } catch (RuntimeException e) {
             log.error("Login of {} failed: {}", user, e.toString());
             connection.owner().execute(() -> refuse(connection, listener, user,
-                    StoreFullException.describe(e) + "; try again", 0));
+                    StoreFullException.describe(e) + "; try again", storageRetry()));
             return;
         }
         connection.owner().execute(() -> open(connection, listener, accepted, origin, nodes, groups, account));
@@ -172,6 +176,16 @@ final class Logins {
         updatePresence(session.user());
         session.start();
         entered.accept(session.user());
+    }
+
+    /**
+     * When a client refused because the store did not answer should try again: soon, and spread over
+     * a second so that the clients of a node do not all come back at once. A refusal with a wait is
+     * one the client library waits out and tries again (as while Redis fails over), where one
+     * without is final (a wrong password).
+     */
+    private static long storageRetry() {
+        return STORAGE_RETRY_MILLIS + ThreadLocalRandom.current().nextLong(STORAGE_RETRY_MILLIS);
     }
 
     private void refuse(Connection connection, ChatService.LoginListener listener, String user, String reason,
