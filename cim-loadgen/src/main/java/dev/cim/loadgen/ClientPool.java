@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Opens and logs in many {@link LoadClient}s, each a {@link CimClient} of the client library, all on
@@ -27,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * <h3>Pacing</h3>
  * At most {@value #MAX_LOGINS_IN_FLIGHT} connections are between connect and login result at a
  * time: the server's accept backlog and its login threads would otherwise refuse or time out a
- * burst of thousands, which would measure the burst, not the server's capacity.
+ * burst of thousands, which would measure the burst, not the server's capacity. A part may also
+ * spread the logins' starts over a time ({@link #open(String, int, Duration, Traffic, Duration)}).
  */
 final class ClientPool implements AutoCloseable {
 
@@ -72,11 +74,26 @@ final class ClientPool implements AutoCloseable {
      * {@code traffic} from before it logs in: for users who come back to messages waiting for them.
      */
     Opened open(String prefix, int count, Duration timeout, Traffic traffic) throws InterruptedException {
+        return open(prefix, count, timeout, traffic, Duration.ZERO);
+    }
+
+    /**
+     * Like {@link #open(String, int, Duration, Traffic)}, the logins started evenly over
+     * {@code spread}: login {@code i} of {@code n} not before {@code i × spread / n} after the
+     * first, and still at most {@value #MAX_LOGINS_IN_FLIGHT} at a time (so a server slower than
+     * that pace stretches them past {@code spread}). For users who come back together, at a rate.
+     */
+    Opened open(String prefix, int count, Duration timeout, Traffic traffic, Duration spread)
+            throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         Semaphore inFlight = new Semaphore(MAX_LOGINS_IN_FLIGHT);
         List<LoadClient> started = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
+            long startAt = start + spread.toNanos() * i / count;
+            for (long wait = startAt - System.nanoTime(); wait > 0; wait = startAt - System.nanoTime()) {
+                LockSupport.parkNanos(wait); // pacing: returns early at times, hence the loop
+            }
             if (!inFlight.tryAcquire(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 break;
             }

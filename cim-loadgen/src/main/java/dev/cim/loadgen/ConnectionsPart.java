@@ -58,12 +58,13 @@ final class ConnectionsPart {
             }
             report.add(3, "server live heap per idle connection (jcmd GC.run, then GC.heap_info used)",
                     String.format(Locale.ROOT, "**%s** (%s → %s)", perConnection(before.liveHeapBytes(),
-                            after.liveHeapBytes(), held), mib(before.liveHeapBytes()), mib(after.liveHeapBytes())),
+                            after.liveHeapBytes(), held), MemoryGrowth.mib(before.liveHeapBytes()),
+                            MemoryGrowth.mib(after.liveHeapBytes())),
                     "≤ 10 KB");
             report.add(3, "server RSS per idle connection (/proc/pid/status VmRSS)",
                     String.format(Locale.ROOT, "%s (%s → %s); open fds %,d → %,d", perConnection(before.rssBytes(),
-                            after.rssBytes(), held), mib(before.rssBytes()), mib(after.rssBytes()), before.openFiles(),
-                            after.openFiles()), "");
+                            after.rssBytes(), held), MemoryGrowth.mib(before.rssBytes()),
+                            MemoryGrowth.mib(after.rssBytes()), before.openFiles(), after.openFiles()), "");
         }
     }
 
@@ -84,9 +85,5 @@ final class ConnectionsPart {
             return "not measurable in this run: the server's memory fell while the connections were added";
         }
         return String.format(Locale.ROOT, "%.2f KB", (after - before) / 1024.0 / held);
-    }
-
-    private static String mib(long bytes) {
-        return bytes < 0 ? "?" : String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 }

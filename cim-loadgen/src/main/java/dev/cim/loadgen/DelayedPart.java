@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -20,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li><b>far-future</b>: {@code delayedFar} messages of {@value #FAR_TEXT_LENGTH} characters due
  *       uniformly 1..400 days ahead, from {@code delayedSenders} senders to {@code delayedReceivers}
  *       receivers. Measured: the registration rate (first request to last acknowledgement, at most
- *       {@value #IN_FLIGHT} requests in flight), the server's live heap before and after (each after
+ *       {@value Registrations#IN_FLIGHT} requests in flight), the server's live heap before and after (each after
  *       a full GC: the server's wheel holds only its near window, the rest waits in Redis), and
  *       Redis' {@code used_memory} before and after, per message. They are never due during the run.</li>
  *   <li><b>near</b>: {@code delayed} messages due uniformly within {@code delayedWindow};</li>
@@ -50,8 +49,6 @@ final class DelayedPart implements Traffic {
 
     /** The issue's text length for the memory target. */
     static final int FAR_TEXT_LENGTH = 50;
-    /** Registrations in flight at once, from all senders together. */
-    static final int IN_FLIGHT = 4096;
     static final Duration FAR_MIN = Duration.ofDays(1);
     /** Less than the server's default maximum delay of 400 days, so none is refused for a late clock read. */
     static final Duration FAR_MAX = Duration.ofDays(400).minusHours(1);
@@ -163,7 +160,7 @@ final class DelayedPart implements Traffic {
         double rate = (count - registrations.refused()) / seconds;
         report.add(4, String.format(Locale.ROOT, "far-future: %,d scheduled msgs of %d chars due 1..400 days ahead "
                         + "from %,d senders (%,d requests in flight), first request → last acknowledgement",
-                        count, FAR_TEXT_LENGTH, senders.size(), IN_FLIGHT),
+                        count, FAR_TEXT_LENGTH, senders.size(), Registrations.IN_FLIGHT),
                 String.format(Locale.ROOT, "**%,.0f msgs/s** (%.1f s); refused %,d%s%s", rate, seconds,
                         registrations.refused(), registrations.firstFailure(), unanswered), "≥ 20,000 msgs/s");
         report.add(4, "far-future: CPU time per registration (user + system, all threads), and the rate the "
@@ -180,18 +177,16 @@ final class DelayedPart implements Traffic {
             report.add(4, "far-future: server live heap before → after them (jcmd GC.run, then GC.heap_info used); "
                             + "again " + HEAP_RECHECK.toSeconds() + " s later",
                     before < 0 || after < 0 || later < 0 ? "unreadable"
-                            : String.format(Locale.ROOT, "%s → %s: **%+.1f MiB**; %s: %+.1f MiB", mib(before), mib(after),
-                                    (after - before) / 1048576.0, mib(later), (later - before) / 1048576.0),
+                            : String.format(Locale.ROOT, "%s → %s: **%+.1f MiB**; %s: %+.1f MiB",
+                                    MemoryGrowth.mib(before), MemoryGrowth.mib(after), (after - before) / 1048576.0,
+                                    MemoryGrowth.mib(later), (later - before) / 1048576.0),
                     "< 10 MB for 1,000,000");
         } else {
             report.add(4, "far-future: server live heap", "not read (no server pid)", "< 10 MB for 1,000,000");
         }
         if (redis != null) {
-            long redisAfter = redis.usedMemory();
-            report.add(4, "far-future: Redis used_memory (INFO memory) before → after, per message", redisBefore < 0
-                            || redisAfter < 0 ? "unreadable" : String.format(Locale.ROOT, "%s → %s: **%.0f bytes per msg**",
-                            mib(redisBefore), mib(redisAfter), (redisAfter - redisBefore) / (double) count),
-                    "≤ 300 bytes (50-char text)");
+            report.add(4, "far-future: Redis used_memory (INFO memory) before → after, per message",
+                    new MemoryGrowth(redisBefore, redis.usedMemory()).per(count, "msg"), "≤ 300 bytes (50-char text)");
         } else {
             report.add(4, "far-future: Redis memory per message", "not read (not the generator's child server)",
                     "≤ 300 bytes (50-char text)");
@@ -381,71 +376,6 @@ final class DelayedPart implements Traffic {
 
         private static String micros(long nanos, long count) {
             return nanos < 0 ? "?" : String.format(Locale.ROOT, "%.1f µs", nanos / 1000.0 / count);
-        }
-    }
-
-    private static String mib(long bytes) {
-        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
-    }
-
-    /** Registrations of one phase: at most {@link #IN_FLIGHT} unanswered, counted as they are answered. */
-    private static final class Registrations {
-
-        private final Semaphore inFlight = new Semaphore(IN_FLIGHT);
-        private final int count;
-        private final java.util.concurrent.CountDownLatch answered;
-        private final LongAdder refused = new LongAdder();
-        private final AtomicLong lastAnswer = new AtomicLong();
-        private volatile String firstFailure = "";
-
-        Registrations(int count) {
-            this.count = count;
-            answered = new java.util.concurrent.CountDownLatch(count);
-        }
-
-        void issue() throws InterruptedException {
-            inFlight.acquire();
-        }
-
-        /** Called once for each, from any thread. */
-        void done(Throwable failure) {
-            if (failure != null) {
-                refused.increment();
-                if (firstFailure.isEmpty()) {
-                    Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
-                    firstFailure = " (first: " + cause.getMessage() + ")";
-                }
-            }
-            lastAnswer.accumulateAndGet(System.nanoTime(), (a, b) -> a == 0 || b - a > 0 ? b : a);
-            inFlight.release();
-            answered.countDown();
-        }
-
-        /**
-         * Waits for every answer, at most 5 minutes plus a millisecond per registration (a server
-         * that stopped answering would otherwise hold the run forever).
-         *
-         * @return "" when all were answered, else "; unanswered N" for the report
-         */
-        String awaitAll() throws InterruptedException {
-            if (answered.await(TimeUnit.MINUTES.toMillis(5) + count, TimeUnit.MILLISECONDS)) {
-                return "";
-            }
-            return String.format(Locale.ROOT, "; **unanswered %,d** when the generator stopped waiting",
-                    answered.getCount());
-        }
-
-        long lastAnswerNanos() {
-            long last = lastAnswer.get();
-            return last != 0 ? last : System.nanoTime();
-        }
-
-        long refused() {
-            return refused.sum();
-        }
-
-        String firstFailure() {
-            return firstFailure;
         }
     }
 }

@@ -3,15 +3,12 @@ package dev.cim.loadgen;
 import dev.cim.client.core.ChatMessage;
 import dev.cim.client.core.GroupResult;
 import dev.cim.client.core.Recipient;
-import dev.cim.common.protocol.UserNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -194,7 +191,7 @@ final class GroupsPart implements Traffic {
 
         System.err.printf(Locale.ROOT, "cim-loadgen: part 5: %,d members offline, %,d group messages%n", offlineCount,
                 options.groupOfflineMessages());
-        String stillOnline = goOffline(sender, offline);
+        String stillOnline = Offline.closeAndAwait(sender, offline, GO_OFFLINE);
         int count = options.groupOfflineMessages();
         long memoryBefore = redis != null ? redis.settledUsedMemory(QUIET, SETTLE) : -1;
         Phase away = phase(AWAY, members, count);
@@ -317,34 +314,6 @@ final class GroupsPart implements Traffic {
     }
 
     /**
-     * Closes {@code leaving}'s clients and waits until the server lists none of them online, as
-     * {@code asker} reads it (their presence is gone from Redis then, and Redis' memory is read
-     * without it).
-     *
-     * @return "" once they are offline, else what the report should say
-     */
-    private static String goOffline(LoadClient asker, List<LoadClient> leaving) throws InterruptedException {
-        leaving.forEach(LoadClient::close);
-        Set<String> users = new HashSet<>();
-        leaving.forEach(client -> users.add(UserNames.canonical(client.user())));
-        long deadline = System.nanoTime() + GO_OFFLINE.toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                List<String> online = asker.client().onlineUsers()
-                        .get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (online.stream().noneMatch(users::contains)) {
-                    return "";
-                }
-            } catch (ExecutionException | TimeoutException e) {
-                // asked again until the deadline
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // polling a condition, with a deadline
-        }
-        return "; **some of the closed clients' users were still listed online after " + GO_OFFLINE.toSeconds()
-                + " s**";
-    }
-
-    /**
      * The Redis row: a group message's cost, from {@code before} and {@code after}, and an inbox
      * copy's, from private messages of the same length to a user who is offline and to one who is not
      * (each after a first one, so that the keys it makes do not count).
@@ -362,7 +331,7 @@ final class GroupsPart implements Traffic {
         double perMessage = (after - before) / (double) count;
         LoadClient away = others.get(0);
         LoadClient here = others.get(1);
-        String stillOnline = goOffline(sender, List.of(away));
+        String stillOnline = Offline.closeAndAwait(sender, List.of(away), GO_OFFLINE);
         // One message each first: the keys they make (inbox, history, indexes) are not a copy's cost.
         String first = firstNonNull(privateMessages(sender, away, 1), privateMessages(sender, here, 1));
         long m0 = redis.settledUsedMemory(QUIET, SETTLE);
@@ -389,7 +358,7 @@ final class GroupsPart implements Traffic {
                     perMember / perMessage, offlineCount * inboxCopy / perMessage, offlineCount);
         }
         report.add(5, measurement, String.format(Locale.ROOT, "**%,.0f bytes per group msg** (%s → %s); %s",
-                perMessage, mib(before), mib(after), copy), TARGET);
+                perMessage, MemoryGrowth.mib(before), MemoryGrowth.mib(after), copy), TARGET);
     }
 
     private static String firstNonNull(String a, String b) {
@@ -474,9 +443,5 @@ final class GroupsPart implements Traffic {
         if (phase != null) {
             phase.received(slot, token, receivedNanos);
         }
-    }
-
-    private static String mib(long bytes) {
-        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 }

@@ -1,5 +1,6 @@
 package dev.cim.loadgen;
 
+import dev.cim.common.schedule.Recurrence;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +18,8 @@ import picocli.CommandLine.Option;
 @Command(name = "cim-loadgen", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Drives a cim server through the client library and prints one markdown table.",
             "Starts cim-server/target/cim-server.jar as a child process unless --port is given.",
-            "Parts: 1 throughput and latency, 2 broadcast fan-out, 3 idle connections, 4 delayed messages,",
+            "Parts: 1 throughput and latency, 2 broadcast fan-out, 3 idle connections,",
+            "4 delayed messages (at a time, when online, recurring),",
             "5 groups (fan-out, all online and half offline), history pages and search."},
         footer = {"", "Durations are a whole number and a unit: 500ms, 30s, 2m, 1h.",
             "Quick (smoke-test) defaults are in brackets."})
@@ -105,6 +107,31 @@ final class LoadCommand {
     @Option(names = "--delayed-disconnect", defaultValue = "0.5", description = "part 4: share of the senders "
             + "that close their client once the near and burst messages are registered (default: ${DEFAULT-VALUE})")
     double delayedDisconnect;
+
+    @Option(names = "--online-messages", description = "part 4, then: 'when online' messages from the "
+            + "--delayed-senders to --online-users logged-out users, delivered as they log in; 0 for none "
+            + "(100000 [2000])")
+    Integer onlineMessages;
+
+    @Option(names = "--online-users", description = "part 4: the users those wait for, each with an account and "
+            + "logged out until the logins (10000 [100])")
+    Integer onlineUsers;
+
+    @Option(names = "--online-login-window", description = "part 4: those users' logins start evenly within it, "
+            + "at most " + ClientPool.MAX_LOGINS_IN_FLIGHT + " at a time (10s [2s])")
+    String onlineLoginWindow;
+
+    @Option(names = "--series", description = "part 4, last: recurring messages from the --delayed-senders (several "
+            + "each) to the --delayed-receivers, who stay online; 0 for none (10000 [200])")
+    Integer series;
+
+    @Option(names = "--series-rule", description = "part 4: how often they recur, a rule as :every reads it, "
+            + "e.g. 1m, 30s, weekday 9:00 (1m [5s])")
+    String seriesRule;
+
+    @Option(names = "--series-duration", description = "part 4: how long they fire, from the last one's "
+            + "registration until all are cancelled (3m [20s])")
+    String seriesDuration;
 
     @Option(names = "--tick", defaultValue = "10ms", description = "the tick of the clients' delay wheel (default: ${DEFAULT-VALUE})")
     String tick;
@@ -215,6 +242,12 @@ final class LoadCommand {
                 pick(delayedBurst, 100_000, 2000),
                 pick(delayedReceivers, 100, 10),
                 delayedDisconnect,
+                pick(onlineMessages, 100_000, 2000),
+                pick(onlineUsers, 10_000, 100),
+                duration("--online-login-window", onlineLoginWindow, "10s", "2s"),
+                pick(series, 10_000, 200),
+                recurrence("--series-rule", seriesRule, "1m", "5s"),
+                duration("--series-duration", seriesDuration, "3m", "20s"),
                 duration("--tick", tick, "10ms", "10ms"),
                 pick(groupMembers, 1000, 50),
                 pick(groupRounds, 100, 10),
@@ -245,6 +278,15 @@ final class LoadCommand {
 
     private int pick(Integer given, int full, int smoke) {
         return given != null ? given : quick ? smoke : full;
+    }
+
+    private Recurrence recurrence(String name, String given, String full, String smoke) {
+        String value = given != null ? given : quick ? smoke : full;
+        try {
+            return Recurrence.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage());
+        }
     }
 
     private Duration duration(String name, String given, String full, String smoke) {

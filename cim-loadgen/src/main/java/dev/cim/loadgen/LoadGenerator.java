@@ -34,7 +34,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link ConnectionsPart}: idle logged-in connections held, server heap and RSS per connection;</li>
  *   <li>{@link DelayedPart}: scheduled messages that outlive their senders: a million far-future
  *       ones (registration rate, server heap, Redis memory), then near and same-second ones, half
- *       of their senders gone (lateness by who sent them, loss, duplication);</li>
+ *       of their senders gone (lateness by who sent them, loss, duplication); then
+ *       {@link OnlineWaitsPhase}, "when online" messages for logged-out users who then log in
+ *       together (login → delivery, loss, Redis memory per message), and {@link SeriesPhase},
+ *       recurring messages firing for minutes, then cancelled (lateness, loss, duplication, Redis
+ *       memory per series, nothing after the cancel);</li>
  *   <li>groups, history and search: {@link GroupsPart}, fan-out to a group of {@code --group-members}
  *       (time until the last member has a message, all online and half offline; deliveries per
  *       second; Redis bytes per group message; the offline half's catch-up from the group's log),
@@ -42,10 +46,11 @@ import java.util.concurrent.TimeUnit;
  *       conversation and a search over {@code --search-messages} messages.</li>
  * </ol>
  * Parts 1 and 2 share one pool of {@code --users} chat clients; part 4 opens its senders and
- * receivers once that has closed, part 5 its members and then its history users after that, and
- * part 3 its idle pool last. Parts run in the order 1, 2, 4, 5, 3. Every client shares one event
- * loop group of {@code --io-threads} threads, of the {@link NettyTransport} picked by {@code --epoll}. The
- * generator stops by itself; a child server is stopped on exit.
+ * receivers once that has closed (and each of its later phases users of its own), part 5 its
+ * members and then its history users after that, and part 3 its idle pool last. Parts run in the
+ * order 1, 2, 4, 5, 3. Every client shares one event loop group of {@code --io-threads} threads, of
+ * the {@link NettyTransport} picked by {@code --epoll}. The generator stops by itself; a child
+ * server is stopped on exit.
  */
 public final class LoadGenerator {
 
@@ -111,8 +116,15 @@ public final class LoadGenerator {
                 chatParts(dialer, serverPid, options, prefix, report);
             }
             if (options.parts().contains(4)) {
-                progress("part 4: delayed messages");
-                DelayedPart.run(dialer, serverPid, child != null ? child.redis() : null, options, prefix, report);
+                RedisProbe redis = child != null ? child.redis() : null;
+                if ((long) options.delayedFar() + options.delayed() + options.delayedBurst() > 0) {
+                    progress("part 4: delayed messages");
+                    DelayedPart.run(dialer, serverPid, redis, options, prefix, report);
+                }
+                progress("part 4: 'when online' messages");
+                OnlineWaitsPhase.run(dialer, redis, options, prefix, report);
+                progress("part 4: recurring messages");
+                SeriesPhase.run(dialer, redis, options, prefix, report);
             }
             if (options.parts().contains(5)) {
                 progress("part 5: group fan-out");

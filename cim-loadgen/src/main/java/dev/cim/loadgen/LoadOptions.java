@@ -1,5 +1,6 @@
 package dev.cim.loadgen;
 
+import dev.cim.common.schedule.Recurrence;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -43,6 +44,19 @@ import java.util.Set;
  * @param delayedReceivers part 4: users the messages go to, never senders, connected throughout
  * @param delayedDisconnect part 4: the share of the senders, 0 to 1, that close their client once
  *                         their near and burst messages are registered, leaving them to the server
+ * @param onlineMessages   part 4, after those: "when online" messages ({@code When.online()}) from
+ *                         {@code delayedSenders} senders to {@code onlineUsers} users who are logged
+ *                         out, spread evenly, then delivered as they log in; 0 for none
+ * @param onlineUsers      part 4: the users those wait for, each logged in once (an account) and
+ *                         out again before they are scheduled
+ * @param onlineLoginWindow part 4: the window those users' logins are started evenly within (at most
+ *                         {@link ClientPool#MAX_LOGINS_IN_FLIGHT} at a time)
+ * @param series           part 4, last: recurring messages ({@code When.every(seriesRule)}) from
+ *                         {@code delayedSenders} senders (several each) to {@code delayedReceivers}
+ *                         receivers who stay online, cancelled after {@code seriesDuration}; 0 for none
+ * @param seriesRule       part 4: the series' rule ({@code 1m}; any rule of {@code Recurrence})
+ * @param seriesDuration   part 4: how long the series fire, from the last one's registration to the
+ *                         cancels: a few of the rule's occurrences
  * @param tick             part 4: the tick of the generator's delay wheel
  * @param groupMembers     part 5: members of the group, all logged in (the server's default
  *                         {@code cim.server.groups.max-members} is 1000)
@@ -73,9 +87,10 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         Duration warmup, Duration duration, Duration latencyDuration, int rate, List<Integer> windows,
         int broadcastRounds, int connections, Duration hold, int delayed, int delayedSenders,
         Duration delayedWindow, int delayedFar, int delayedBurst, int delayedReceivers, double delayedDisconnect,
-        Duration tick, int groupMembers, int groupRounds, int groupWindow, Duration groupDuration,
-        int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads, boolean epoll,
-        int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport) {
+        int onlineMessages, int onlineUsers, Duration onlineLoginWindow, int series, Recurrence seriesRule,
+        Duration seriesDuration, Duration tick, int groupMembers, int groupRounds, int groupWindow,
+        Duration groupDuration, int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads,
+        boolean epoll, int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport) {
 
     /** Whether the chat connections speak TLS. */
     enum TlsMode {
@@ -108,10 +123,15 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
             throw new IllegalArgumentException("--delayed-senders: " + delayedSenders + ", --delayed-receivers: "
                     + delayedReceivers + " (expected: each >= 1)");
         }
-        if (delayed < 0 || delayedFar < 0 || delayedBurst < 0 || (long) delayed + delayedFar + delayedBurst < 1
+        if (delayed < 0 || delayedFar < 0 || delayedBurst < 0 || onlineMessages < 0 || series < 0
+                || (long) delayed + delayedFar + delayedBurst + onlineMessages + series < 1
                 || (long) delayed + delayedBurst > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("--delayed: " + delayed + ", --delayed-far: " + delayedFar
-                    + ", --delayed-burst: " + delayedBurst + " (expected: each >= 0, not all 0)");
+                    + ", --delayed-burst: " + delayedBurst + ", --online-messages: " + onlineMessages + ", --series: "
+                    + series + " (expected: each >= 0, not all 0)");
+        }
+        if (onlineUsers < 1) {
+            throw new IllegalArgumentException("--online-users: " + onlineUsers + " (expected: >= 1)");
         }
         if (!(delayedDisconnect >= 0 && delayedDisconnect <= 1)) {
             throw new IllegalArgumentException("--delayed-disconnect: " + delayedDisconnect

@@ -3,6 +3,7 @@ package dev.cim.loadgen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import dev.cim.common.schedule.Recurrence;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -120,7 +121,8 @@ class LoadCommandTest {
     @Test
     void delayedPart_refusesNothingToSchedule_aShareOutsideZeroToOne_andNoReceivers() {
         assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--delayed-far=0",
-            "--delayed=0", "--delayed-burst=0"})).withMessageContaining("not all 0");
+            "--delayed=0", "--delayed-burst=0", "--online-messages=0", "--series=0"}))
+                .withMessageContaining("not all 0");
         assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--delayed-burst=-1"}))
                 .withMessageContaining("--delayed-burst: -1");
         assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(
@@ -129,6 +131,63 @@ class LoadCommandTest {
                 new String[] {"--delayed-disconnect=half"})).withMessageContaining("--delayed-disconnect");
         assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(
                 new String[] {"--delayed-receivers=0"})).withMessageContaining("--delayed-receivers: 0");
+    }
+
+    @Test
+    void onlineAndSeriesPhases_fullDefaultsAreIssueTwentyEightsBenchmark_quickOnesSmall() {
+        LoadOptions full = LoadOptions.parse(new String[0]);
+        assertThat(full.onlineMessages()).isEqualTo(100_000);
+        assertThat(full.onlineUsers()).isEqualTo(10_000);
+        assertThat(full.onlineLoginWindow()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(full.series()).isEqualTo(10_000);
+        assertThat(full.seriesRule()).isEqualTo(Recurrence.parse("1m"));
+        assertThat(full.seriesDuration()).isEqualTo(Duration.ofMinutes(3));
+
+        LoadOptions quick = LoadOptions.parse(new String[] {"--quick", "--parts=4"});
+        assertThat(quick.onlineMessages()).isEqualTo(2000);
+        assertThat(quick.onlineUsers()).isEqualTo(100);
+        assertThat(quick.onlineLoginWindow()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(quick.series()).isEqualTo(200);
+        assertThat(quick.seriesRule()).isEqualTo(Recurrence.parse("5s"));
+        assertThat(quick.seriesDuration()).isEqualTo(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void onlineAndSeriesPhases_explicitValuesWin_andEitherMayBeAllOfPartFour() {
+        LoadOptions options = LoadOptions.parse(new String[] {"--quick", "--online-messages=10", "--online-users=3",
+            "--online-login-window=500ms", "--series=7", "--series-rule=weekday 9:00", "--series-duration=2m"});
+        assertThat(options.onlineMessages()).isEqualTo(10);
+        assertThat(options.onlineUsers()).isEqualTo(3);
+        assertThat(options.onlineLoginWindow()).isEqualTo(Duration.ofMillis(500));
+        assertThat(options.series()).isEqualTo(7);
+        assertThat(options.seriesRule().spec()).isEqualTo("weekday 09:00");
+        assertThat(options.seriesDuration()).isEqualTo(Duration.ofMinutes(2));
+
+        LoadOptions onlyNew = LoadOptions.parse(new String[] {"--quick", "--delayed-far=0", "--delayed=0",
+            "--delayed-burst=0"});
+        assertThat(onlyNew.onlineMessages() + onlyNew.series()).isEqualTo(2200);
+        assertThat(LoadOptions.parse(new String[] {"--online-messages=0", "--series=0"}).delayedFar())
+                .isEqualTo(1_000_000);
+    }
+
+    @Test
+    void onlineAndSeriesPhases_refuseNegativeCounts_noUsers_anUnreadableRule_andAnEmptyWindow() {
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--series=-1"}))
+                .withMessageContaining("--series: -1").withMessageContaining("(expected: each >= 0, not all 0)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--online-messages=-5"}))
+                .withMessageContaining("--online-messages: -5");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--online-users=0"}))
+                .withMessage("--online-users: 0 (expected: >= 1)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--series-rule=often"}))
+                .withMessageStartingWith("--series-rule: 'often' is not a recurrence (expected: ");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--series-rule=0s"}))
+                .withMessage("--series-rule: interval '0s' is out of range (expected: 1s to 400d)");
+        assertThatIllegalArgumentException().isThrownBy(
+                        () -> LoadOptions.parse(new String[] {"--online-login-window=0s"}))
+                .withMessageContaining("--online-login-window: 0s (expected: > 0");
+        assertThatIllegalArgumentException().isThrownBy(
+                        () -> LoadOptions.parse(new String[] {"--series-duration=soon"}))
+                .withMessageContaining("--series-duration").withMessageContaining("expected: a whole number and a");
     }
 
     @Test
@@ -211,7 +270,12 @@ class LoadCommandTest {
         } finally {
             System.setOut(out);
         }
-        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("--users", "--window", "--quick", "--server-arg", "--tls",
-                "--tls-rounds", "--delayed-far", "--delayed-burst", "--delayed-receivers", "--delayed-disconnect");
+        // Picocli wraps the descriptions: read them as one line.
+        assertThat(printed.toString(StandardCharsets.UTF_8).replaceAll("\\s+", " ")).contains("--users", "--window",
+                "--quick", "--server-arg", "--tls", "--tls-rounds", "--delayed-far", "--delayed-burst",
+                "--delayed-receivers", "--delayed-disconnect",
+                "--online-messages", "--online-users", "--online-login-window", "--series", "--series-rule",
+                "--series-duration", "(100000 [2000])", "(10000 [100])", "(10s [2s])", "(10000 [200])", "(1m [5s])",
+                "(3m [20s])");
     }
 }
