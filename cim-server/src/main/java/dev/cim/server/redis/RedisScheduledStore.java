@@ -100,12 +100,12 @@ public final class RedisScheduledStore implements ScheduledStore {
             return {0}
             """);
 
-    // KEYS: due, claimed, bodies, user. ARGV: member.
-    // Returns {0, body, due} cancelled, {1} being sent, {2} gone.
+    // KEYS: due, claimed, bodies, user. ARGV: member, '1' to cancel even while it is being sent.
+    // Returns {0, body, due} cancelled, {1, body} being sent, {2} gone.
     private static final LuaScript CANCEL = new LuaScript("cancel", """
-            if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return {1} end
             local value = redis.call('HGET', KEYS[3], ARGV[1])
             if not value then return {2} end
+            if ARGV[2] ~= '1' and redis.call('ZSCORE', KEYS[2], ARGV[1]) then return {1, value} end
             local due = redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0'
             redis.call('HDEL', KEYS[3], ARGV[1])
             redis.call('ZREM', KEYS[1], ARGV[1])
@@ -354,14 +354,24 @@ public final class RedisScheduledStore implements ScheduledStore {
         return Optional.empty();
     }
 
+    /**
+     * A message being sent is not cancelled (it is going out), unless it is a recurring one: then
+     * the series ends with the occurrence being sent (asked again, forced: its finish then finds it
+     * gone and does not move it on).
+     */
     @Override
     public Optional<Scheduled> cancel(String user, String id) {
         int b = bucketOf(user);
-        List<?> reply = (List<?>) CANCEL.run(redis,
-                keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b),
-                        RedisKeys.scheduledUser(b, user)),
-                List.of(ScheduledLayout.name(user, id)));
-        return RedisBytes.number(reply.get(0)) == 0
+        List<byte[]> keys = keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b),
+                RedisKeys.scheduledUser(b, user));
+        byte[] name = ScheduledLayout.name(user, id);
+        List<?> reply = (List<?>) CANCEL.run(redis, keys, List.of(name, RedisBytes.of("0")));
+        long outcome = RedisBytes.number(reply.get(0));
+        if (outcome == 1 && !ScheduledLayout.parse((byte[]) reply.get(1), id, 0).getTiming().getEvery().isEmpty()) {
+            reply = (List<?>) CANCEL.run(redis, keys, List.of(name, RedisBytes.of("1")));
+            outcome = RedisBytes.number(reply.get(0));
+        }
+        return outcome == 0
                 ? Optional.of(ScheduledLayout.parse((byte[]) reply.get(1), id, ScheduledLayout.dueAt(reply.get(2))))
                 : Optional.empty();
     }
@@ -467,7 +477,7 @@ public final class RedisScheduledStore implements ScheduledStore {
     }
 
     @Override
-    public int finishAll(List<Finish> finishes, Keep keep) {
+    public List<Finished> finishAll(List<Finish> finishes, Keep keep) {
         byte[] kept = RedisBytes.of(keep.perUser());
         byte[] age = RedisBytes.of(keep.age().toMillis());
         List<LuaScript.Call> calls = new ArrayList<>(finishes.size());
@@ -485,13 +495,19 @@ public final class RedisScheduledStore implements ScheduledStore {
         }
         int failed = 0;
         List<Object> replies = FINISH.runAll(redis, calls);
+        List<Finished> finished = new ArrayList<>(replies.size());
         for (int i = 0; i < replies.size(); i++) {
-            if (replies.get(i) instanceof RuntimeException e && failed++ == 0) {
-                log.warn("Could not finish scheduled message {} of {}: {}", finishes.get(i).ref().id(),
-                        finishes.get(i).ref().user(), e.toString());
+            if (replies.get(i) instanceof RuntimeException e) {
+                finished.add(Finished.FAILED);
+                if (failed++ == 0) {
+                    log.warn("Could not finish scheduled message {} of {}: {}", finishes.get(i).ref().id(),
+                            finishes.get(i).ref().user(), e.toString());
+                }
+            } else {
+                finished.add(RedisBytes.number(((List<?>) replies.get(i)).get(0)) == 0 ? Finished.DONE : Finished.GONE);
             }
         }
-        return failed;
+        return finished;
     }
 
     @Override

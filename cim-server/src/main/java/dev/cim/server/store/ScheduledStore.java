@@ -114,7 +114,10 @@ public interface ScheduledStore {
      */
     Optional<Scheduled> update(String user, String id, UnaryOperator<Scheduled> change);
 
-    /** Removes message {@code id}; empty when it is not held (or is being sent). */
+    /**
+     * Removes message {@code id}; empty when it is not held, or is being sent (a recurring message
+     * being sent is removed all the same: its series ends with the occurrence being sent).
+     */
     Optional<Scheduled> cancel(String user, String id);
 
     /** Claims message {@code id} of {@code user} for sending, if it is due by {@code nowMillis}, until {@code leaseUntilMillis}. */
@@ -197,14 +200,23 @@ public interface ScheduledStore {
         finishAll(List.of(new Finish(new Ref(user, id), dueAt, null, null)), new Keep(Duration.ofDays(1), 1));
     }
 
+    /** What became of a {@link Finish}. */
+    enum Finished {
+        /** Forgotten, or moved to its next occurrence, and recorded. */
+        DONE,
+        /** Nothing done: no longer held as it was claimed (cancelled while it was sent, or finished already). */
+        GONE,
+        /** The store did not answer: its claim runs out and it is sent again (the recipients' clients drop the repeat). */
+        FAILED
+    }
+
     /**
      * {@link Finish Finishes} each of {@code finishes}, in one round trip to the store, each in one
      * atomic step (the message forgotten or moved to its next occurrence, and its record added).
      *
-     * @return how many could not be finished (their claims run out and they are sent again; the
-     *         recipients' clients drop the repeats)
+     * @return what became of each, in order
      */
-    int finishAll(List<Finish> finishes, Keep keep);
+    List<Finished> finishAll(List<Finish> finishes, Keep keep);
 
     /**
      * The newest {@code limit} records of {@code user}'s scheduled messages done with, newest first,

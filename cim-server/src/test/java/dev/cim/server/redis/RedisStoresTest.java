@@ -283,7 +283,8 @@ class RedisStoresTest {
         ScheduledStore.Finish first = new ScheduledStore.Finish(new ScheduledStore.Ref("uma", "s"), 100, next,
                 record(series, ScheduledChange.Kind.SENT, 101));
 
-        assertThat(store.finishAll(List.of(first, first), keep)).isZero();
+        assertThat(store.finishAll(List.of(first, first), keep))
+                .containsExactly(ScheduledStore.Finished.DONE, ScheduledStore.Finished.GONE);
 
         assertThat(store.list("uma")).containsExactly(next);
         assertThat(store.records("uma", 10, 0)).as("the second finish of one claim does nothing")
@@ -330,10 +331,28 @@ class RedisStoresTest {
         assertThat(store.claimAllNow(List.of(first), 1_500, 2_500)).as("claimed already").singleElement()
                 .isInstanceOf(ScheduledStore.Claim.Gone.class);
         assertThat(store.finishAll(List.of(new ScheduledStore.Finish(first, Long.MAX_VALUE, null, null)),
-                new ScheduledStore.Keep(Duration.ofDays(1), 1))).isZero();
+                new ScheduledStore.Keep(Duration.ofDays(1), 1))).containsExactly(ScheduledStore.Finished.DONE);
         assertThat(store.list("vic")).isEmpty();
         store.unwait("xena", List.of(first, second));
         assertThat(store.waiting("xena", 10)).isEmpty();
+    }
+
+    @Test
+    void cancel_ofASeriesWhileAnOccurrenceIsBeingSent_endsTheSeries_andItsFinishDoesNotMoveItOn() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        Scheduled series = draft("s", 100).toBuilder().setOccurrence(1)
+                .setTiming(Timing.newBuilder().setEvery("100s")).build();
+        store.register("val", series, 10);
+        assertThat(store.claim("val", "s", 100, 200)).isInstanceOf(ScheduledStore.Claim.Claimed.class);
+
+        assertThat(store.cancel("val", "s")).isPresent();
+
+        Scheduled next = series.toBuilder().setNumber(1).setOccurrence(2).setDueAtMillis(200).build();
+        assertThat(store.finishAll(List.of(new ScheduledStore.Finish(new ScheduledStore.Ref("val", "s"), 100, next,
+                record(series, ScheduledChange.Kind.SENT, 101))), new ScheduledStore.Keep(Duration.ofDays(1), 2)))
+                .containsExactly(ScheduledStore.Finished.GONE);
+        assertThat(store.list("val")).isEmpty();
+        assertThat(store.claim("val", "s", 300, 400)).isInstanceOf(ScheduledStore.Claim.Gone.class);
     }
 
     private static SentRecord record(Scheduled message, ScheduledChange.Kind outcome, long at) {
@@ -348,7 +367,7 @@ class RedisStoresTest {
         assertThat(store.claim("ivy", "m", 99, 200)).isInstanceOf(ScheduledStore.Claim.NotDue.class);
         assertThat(store.claim("ivy", "m", 100, 200)).isInstanceOf(ScheduledStore.Claim.Claimed.class);
         assertThat(store.claim("ivy", "m", 101, 200)).isInstanceOf(ScheduledStore.Claim.Gone.class);
-        assertThat(store.cancel("ivy", "m")).isEmpty(); // being sent
+        assertThat(store.cancel("ivy", "m")).isEmpty(); // being sent (a one-off message goes out)
         assertThat(store.claim("ivy", "m", 199, 300)).as("its lease runs").isInstanceOf(ScheduledStore.Claim.Gone.class);
         assertThat(store.claim("ivy", "m", 202, 300)).isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class,
                 c -> assertThat(c.message().getDueAtMillis()).as("still due when it was").isEqualTo(100));
@@ -432,7 +451,7 @@ class RedisStoresTest {
         assertThat(claims.get(1)).isInstanceOf(ScheduledStore.Claim.NotDue.class);
         assertThat(claims.get(2)).isInstanceOf(ScheduledStore.Claim.Gone.class);
         assertThat(store.finishAll(List.of(new ScheduledStore.Finish(new ScheduledStore.Ref("kay", usual), 100, null, null)),
-                new ScheduledStore.Keep(Duration.ofDays(1), 10))).isZero();
+                new ScheduledStore.Keep(Duration.ofDays(1), 10))).containsExactly(ScheduledStore.Finished.DONE);
         assertThat(store.list("kay")).extracting(Scheduled::getId).containsExactly("not-an-usual-id");
         assertThat(ids(store.scanAll(0, 299, 300, Long.MIN_VALUE, 10), "lou")).containsExactly(usual);
         assertThat(ids(store.scanAll(0, 300, 400, Long.MIN_VALUE, 10), "lou")).as("after is excluded").isEmpty();

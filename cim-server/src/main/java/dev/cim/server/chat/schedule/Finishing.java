@@ -13,6 +13,7 @@ import dev.cim.server.chat.session.Tracker;
 import dev.cim.server.store.ScheduledStore;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,10 +115,17 @@ final class Finishing {
                     f.claimed().getDueAtMillis(), next, record));
         }
         if (!finishes.isEmpty()) {
+            List<ScheduledStore.Finished> finished;
             try {
-                store.finishAll(finishes, settings.record()); // what it could not finish is sent again later
+                finished = store.finishAll(finishes, settings.record()); // what failed is sent again later
             } catch (RuntimeException e) {
                 log.warn("Could not finish {} scheduled messages: {}", finishes.size(), e.toString());
+                finished = Collections.nCopies(finishes.size(), ScheduledStore.Finished.FAILED);
+            }
+            for (int i = 0; i < finished.size(); i++) {
+                if (finished.get(i) == ScheduledStore.Finished.GONE) {
+                    nexts.set(i, null); // cancelled while it was sent: the series ends here
+                }
             }
             forgetNotes(settled);
         }

@@ -142,14 +142,17 @@ public final class MapScheduledStore implements ScheduledStore {
     }
 
     @Override
-    public synchronized int finishAll(List<Finish> finishes, Keep keep) {
+    public synchronized List<Finished> finishAll(List<Finish> finishes, Keep keep) {
+        List<Finished> finished = new ArrayList<>();
         for (Finish finish : finishes) {
             Ref ref = finish.ref();
             leases.remove(ref);
             Long dueAt = due.get(ref);
             if (dueAt == null || dueAt != finish.dueAt()) {
-                continue; // finished already
+                finished.add(Finished.GONE);
+                continue;
             }
+            finished.add(Finished.DONE);
             if (finish.next() == null) {
                 due.remove(ref);
                 bodies.remove(ref);
@@ -160,7 +163,7 @@ public final class MapScheduledStore implements ScheduledStore {
                 records.computeIfAbsent(ref.user(), u -> new ArrayList<>()).add(0, finish.record());
             }
         }
-        return 0;
+        return finished;
     }
 
     @Override
