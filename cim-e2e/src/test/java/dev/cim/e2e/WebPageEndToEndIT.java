@@ -31,16 +31,9 @@ class WebPageEndToEndIT {
     /** The server closes a connection that sent nothing for this long: the page's heartbeat must keep it. */
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(6);
 
-    /**
-     * The server's delay wheel waits at a stop for what is due within this: by default 30 s, during
-     * which the server's own sweep ("forget idle send rates", every minute) is often due, so that a
-     * SIGTERM took 25 s and more to end a server with no message pending.
-     */
-    private static final String DRAIN = "--cim.wheel.drain-timeout=2s";
-
     @RegisterExtension
     static final CimSystem cim = new CimSystem()
-            .withServerArgs("--cim.server.idle-timeout=" + IDLE_TIMEOUT.toSeconds() + "s", DRAIN);
+            .withServerArgs("--cim.server.idle-timeout=" + IDLE_TIMEOUT.toSeconds() + "s");
 
     private WebPage page;
 

@@ -13,11 +13,14 @@ import dev.cim.client.core.ScheduledChange;
 import dev.cim.client.core.ScheduledMessage;
 import dev.cim.server.support.SharedServer;
 import dev.cim.server.support.TestServer;
+import dev.cim.testkit.Ports;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Scheduled messages held by the server: registered, listed, edited, moved and cancelled from any
@@ -124,5 +127,30 @@ class ScheduledIntegrationTest {
                 .cause().isInstanceOfSatisfying(CimException.class,
                         e -> assertThat(e.reason()).isEqualTo(CimException.Reason.TOO_MANY_SCHEDULED))
                 .hasMessageContaining("5 scheduled messages");
+    }
+
+    @Test
+    void aStoppingServer_doesNotWaitForTheScheduledMessagesItHolds_whichRedisKeeps(@TempDir Path dataDir) {
+        int redisPort = Ports.free();
+        ScheduledMessage held;
+        Duration stop;
+        try (TestServer first = TestServer.embedded(redisPort, dataDir)) {
+            first.client("vera", new Recorder()).connect().join();
+            CimClient walt = first.client("walt", new Recorder());
+            walt.connect().join();
+            // Due within the wheel's drain timeout (30 s), and held on the server's wheel: a drain at
+            // the stop would wait for it.
+            held = walt.schedule(Recipient.user("vera"), "after the restart", Duration.ofSeconds(25)).join();
+            walt.close();
+            long start = System.nanoTime();
+            first.close();
+            stop = Duration.ofNanos(System.nanoTime() - start);
+        }
+        assertThat(stop).as("the stop, with a message due in 25 s").isLessThan(Duration.ofSeconds(15));
+        try (TestServer second = TestServer.embedded(redisPort, dataDir)) {
+            CimClient walt = second.client("walt", new Recorder());
+            walt.connect().join();
+            assertThat(walt.scheduled().join()).extracting(ScheduledMessage::id).containsExactly(held.id());
+        }
     }
 }

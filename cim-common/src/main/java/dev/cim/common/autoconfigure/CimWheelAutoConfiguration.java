@@ -12,7 +12,8 @@ import org.springframework.context.annotation.Bean;
  * Gives every application that depends on {@code cim-common} a {@link DelayScheduler} bean, set by
  * {@link CimWheelProperties}, unless it defines its own. When the context closes, pending jobs keep
  * running at their due times for up to {@code cim.wheel.drain-timeout}; whatever is left then is
- * discarded and logged. {@code cim.wheel.enabled=false} turns it off.
+ * discarded and logged ({@code cim.wheel.drain-on-stop=false}: discarded at once, when the wheel is
+ * destroyed). {@code cim.wheel.enabled=false} turns it off.
  *
  * <p>The bean costs no thread until something is scheduled on it: an application that never
  * schedules never starts the wheel's ticker or workers.
@@ -40,10 +41,14 @@ public final class CimWheelAutoConfiguration {
         }
     }
 
-    /** Drains whichever scheduler bean there is, ours or the application's, when the context stops. */
+    /**
+     * Drains whichever scheduler bean there is, ours or the application's, when the context stops;
+     * not with {@code cim.wheel.drain-on-stop=false}.
+     */
     @Bean
     @ConditionalOnBean(DelayScheduler.class)
     @ConditionalOnMissingBean
+    @ConditionalOnBooleanProperty(name = "cim.wheel.drain-on-stop", matchIfMissing = true)
     DelaySchedulerDrain delaySchedulerDrain(DelayScheduler scheduler, CimWheelProperties properties) {
         return new DelaySchedulerDrain(scheduler, properties.getDrainTimeout());
     }

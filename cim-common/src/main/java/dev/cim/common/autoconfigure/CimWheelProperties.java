@@ -31,6 +31,13 @@ public class CimWheelProperties {
     /** How long, when the application stops, pending jobs may still run at their due times before the rest are discarded. */
     private Duration drainTimeout = Duration.ofSeconds(30);
 
+    /**
+     * Whether pending jobs run at their times when the application stops (for up to the drain
+     * timeout); false: they are discarded when the wheel is destroyed, as for an application whose
+     * jobs are only timers over work kept elsewhere.
+     */
+    private boolean drainOnStop = true;
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -85,5 +92,13 @@ public class CimWheelProperties {
 
     public void setDrainTimeout(Duration drainTimeout) {
         this.drainTimeout = drainTimeout;
+    }
+
+    public boolean isDrainOnStop() {
+        return drainOnStop;
+    }
+
+    public void setDrainOnStop(boolean drainOnStop) {
+        this.drainOnStop = drainOnStop;
     }
 }

@@ -108,6 +108,19 @@ class CimWheelAutoConfigurationTest {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMinutes(1));
     }
 
+    @Test
+    void drainOnStopFalse_noDrain_aJobDueSoonIsDiscardedAtTheClose_notRun() {
+        ScheduledJob[] job = new ScheduledJob[1];
+        boolean[] ran = {false};
+        runner.withPropertyValues("cim.wheel.drain-on-stop=false", "cim.wheel.drain-timeout=1h").run(context -> {
+            assertThat(context).doesNotHaveBean(DelaySchedulerDrain.class);
+            job[0] = context.getBean(DelayScheduler.class).schedule(() -> ran[0] = true, Duration.ofMillis(300));
+        });
+
+        assertThat(job[0].state()).isEqualTo(JobState.DISCARDED);
+        assertThat(ran[0]).isFalse();
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class OwnScheduler {
 
