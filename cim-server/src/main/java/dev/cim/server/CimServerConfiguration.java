@@ -64,7 +64,8 @@ class CimServerConfiguration {
     @Bean
     @ConditionalOnMissingBean
     PresenceStore presenceStore(StringRedisTemplate redis, CimServerProperties properties, Clock clock) {
-        return new RedisPresenceStore(redis, properties.nodeId(), properties.presence().ttl(), clock::millis);
+        return new RedisPresenceStore(redis, properties.nodeId(), properties.presence().ttl(),
+                properties.presence().nodeTtl(), clock::millis);
     }
 
     /**
@@ -198,7 +199,6 @@ class CimServerConfiguration {
     @Bean
     NodeHeartbeat nodeHeartbeat(PresenceStore presence, ChatCore core, CimServerProperties properties,
             ObjectProvider<CimServer> server) {
-        return new NodeHeartbeat(presence, core, properties.presence().refreshInterval(),
-                () -> server.getObject().address());
+        return new NodeHeartbeat(presence, core, properties.presence(), () -> server.getObject().address());
     }
 }

@@ -105,18 +105,31 @@ public record CimServerProperties(
     /**
      * Presence: each node refreshes, every {@code refreshInterval}, the Redis keys that say which of
      * its users are online; they expire {@code ttl} after the last refresh, so the users of a node
-     * that died drop out of presence within {@code ttl}.
+     * that died drop out of presence within {@code ttl}. Apart from them, each node renews a
+     * liveness key of its own every {@code heartbeat}, which expires {@code nodeTtl} after: the other
+     * nodes take a node whose key is gone for dead at their next heartbeat (its users for offline,
+     * what waits for its answer for unanswered), within about {@code nodeTtl + heartbeat}.
      *
      * @param ttl             how long presence lives without a refresh
      * @param refreshInterval how often a live node refreshes it; less than {@code ttl}
+     * @param nodeTtl         how long a node's liveness key lives without a heartbeat
+     * @param heartbeat       how often a live node renews it, and reads which nodes are alive; less
+     *                        than {@code nodeTtl}
      */
-    public record Presence(@DefaultValue("30s") Duration ttl, @DefaultValue("10s") Duration refreshInterval) {
+    public record Presence(@DefaultValue("30s") Duration ttl, @DefaultValue("10s") Duration refreshInterval,
+            @DefaultValue("4s") Duration nodeTtl, @DefaultValue("1s") Duration heartbeat) {
         public Presence {
             requirePositive(ttl, "cim.server.presence.ttl");
             requirePositive(refreshInterval, "cim.server.presence.refresh-interval");
+            requirePositive(nodeTtl, "cim.server.presence.node-ttl");
+            requirePositive(heartbeat, "cim.server.presence.heartbeat");
             if (refreshInterval.compareTo(ttl) >= 0) {
                 throw new IllegalArgumentException("cim.server.presence.refresh-interval: " + refreshInterval
                         + " (expected: < cim.server.presence.ttl = " + ttl + ")");
+            }
+            if (heartbeat.compareTo(nodeTtl) >= 0) {
+                throw new IllegalArgumentException("cim.server.presence.heartbeat: " + heartbeat
+                        + " (expected: < cim.server.presence.node-ttl = " + nodeTtl + ")");
             }
         }
     }

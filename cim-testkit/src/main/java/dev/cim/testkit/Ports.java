@@ -58,6 +58,34 @@ public final class Ports {
         throw new IllegalStateException("no free port in [" + LOWEST + ", " + below + ") after " + ATTEMPTS + " tries");
     }
 
+    /**
+     * The first of {@code count} consecutive ports, each free as {@link #free} ones are, and each with
+     * the port {@code offset} above it free too (a Redis Cluster node listens on its port and on its
+     * bus port, 10,000 above), none returned before by this JVM.
+     *
+     * @throws IllegalStateException if no such run was found below the ephemeral range
+     */
+    public static synchronized int freeRun(int count, int offset) {
+        int below = ephemeralStart() - offset - count;
+        for (int attempt = 0; below > LOWEST && attempt < ATTEMPTS; attempt++) {
+            int first = ThreadLocalRandom.current().nextInt(LOWEST, below);
+            boolean all = true;
+            for (int port = first; all && port < first + count; port++) {
+                all = !issued.contains(port) && !issued.contains(port + offset) && bindable(port)
+                        && bindable(port + offset);
+            }
+            if (all) {
+                for (int port = first; port < first + count; port++) {
+                    issued.add(port);
+                    issued.add(port + offset);
+                }
+                return first;
+            }
+        }
+        throw new IllegalStateException("no " + count + " free ports (and " + offset + " above each) below "
+                + ephemeralStart() + " after " + ATTEMPTS + " tries");
+    }
+
     private static boolean bindable(int port) {
         try (ServerSocket socket = new ServerSocket(port)) { // every address: a listener on any one conflicts
             return true;

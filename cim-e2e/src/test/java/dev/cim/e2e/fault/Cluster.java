@@ -1,6 +1,7 @@
 package dev.cim.e2e.fault;
 
 import dev.cim.e2e.JavaProcess;
+import dev.cim.e2e.RedisCluster;
 import dev.cim.e2e.RedisProcess;
 import dev.cim.testkit.Ports;
 import java.io.IOException;
@@ -32,12 +33,26 @@ final class Cluster implements AutoCloseable {
     private final List<String> extraArgs;
     private final List<JavaProcess> clients = new ArrayList<>();
     private RedisProcess redis;
+    /** Set for nodes on a Redis Cluster ({@link #onRedisCluster}), started by {@link #start}. */
+    private final boolean onRedisCluster;
+    private RedisCluster redisCluster;
 
     /**
      * @param embedded true for one server with its own embedded Redis (the quick start's setup);
      *                 false for a Redis process of the test's own, shared by {@code nodes} servers
      */
     Cluster(boolean embedded, int nodes, String fsync, String... extraArgs) throws IOException {
+        this(embedded, false, nodes, fsync, extraArgs);
+    }
+
+    /** {@code nodes} servers on a Redis Cluster of six processes of the test's own (bin/redis-cluster). */
+    static Cluster onRedisCluster(int nodes, String... extraArgs) throws IOException {
+        return new Cluster(false, true, nodes, "everysec", extraArgs);
+    }
+
+    private Cluster(boolean embedded, boolean onRedisCluster, int nodes, String fsync, String... extraArgs)
+            throws IOException {
+        this.onRedisCluster = onRedisCluster;
         if (embedded && nodes != 1) {
             throw new IllegalArgumentException("an embedded Redis serves one node (expected: nodes = 1)");
         }
@@ -62,7 +77,16 @@ final class Cluster implements AutoCloseable {
     }
 
     void startRedis() throws IOException, InterruptedException {
-        redis = RedisProcess.start(redisPort, work.resolve("redis"), fsync, redisPassword);
+        if (onRedisCluster) {
+            redisCluster = RedisCluster.start(projectDir, work.resolve("redis-cluster"), Ports.freeRun(6, 10_000));
+        } else {
+            redis = RedisProcess.start(redisPort, work.resolve("redis"), fsync, redisPassword);
+        }
+    }
+
+    /** The Redis Cluster under the nodes, for {@link #onRedisCluster} ones. */
+    RedisCluster redisCluster() {
+        return redisCluster;
     }
 
     void killRedis() throws InterruptedException {
@@ -93,11 +117,24 @@ final class Cluster implements AutoCloseable {
         } else {
             args.add("--cim.server.redis.embedded=false");
         }
+        if (onRedisCluster) {
+            args.add("--spring.data.redis.cluster.nodes=" + redisCluster.nodes());
+        }
+        // The test's own settings replace the defaults above (Spring would join a setting given twice).
+        for (String extra : extraArgs) {
+            String key = extra.substring(0, extra.indexOf('=') + 1);
+            args.removeIf(arg -> arg.startsWith(key));
+        }
         args.addAll(extraArgs);
         // Redis' password (of the test's own Redis) through the environment, as in production.
-        servers[node] = JavaProcess.start("server-" + node, serverJar, args,
-                embedded ? java.util.Map.of() : RedisProcess.serverEnvironment(redisPassword));
+        servers[node] = JavaProcess.start("server-" + node, serverJar, args, embedded ? java.util.Map.of()
+                : onRedisCluster ? redisCluster.serverEnvironment() : RedisProcess.serverEnvironment(redisPassword));
         servers[node].await("listening on", START);
+    }
+
+    /** The server process of {@code node}, for its output. */
+    JavaProcess server(int node) {
+        return servers[node];
     }
 
     void killServer(int node) throws InterruptedException {
@@ -222,6 +259,13 @@ final class Cluster implements AutoCloseable {
         }
         if (redis != null) {
             redis.close();
+        }
+        if (redisCluster != null) {
+            try {
+                redisCluster.close();
+            } catch (IOException | IllegalStateException e) {
+                System.err.println("Could not stop the Redis Cluster: " + e);
+            }
         }
     }
 

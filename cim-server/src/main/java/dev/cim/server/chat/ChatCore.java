@@ -27,8 +27,8 @@ import dev.cim.server.store.OriginStore;
 import dev.cim.server.store.PresenceStore;
 import dev.cim.server.store.ScheduledStore;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,7 +76,8 @@ public final class ChatCore implements AutoCloseable {
     private final Groups groups;
     private final NodeReceiver receiver;
     private final Settings settings;
-    private final AtomicInteger peers = new AtomicInteger();
+    private final Cluster cluster;
+    private final Router router;
     private final SendRate sendRate;
     /**
      * Every minute, forgets the send-rate buckets of users who stopped sending. A thread of its own,
@@ -94,13 +95,13 @@ public final class ChatCore implements AutoCloseable {
         this.platform = platform;
         this.users = new LocalUsers();
         Limits limits = settings.limits();
-        Cluster cluster = new Cluster(users, stores.presence(), stores.bus(), peers::get);
+        this.cluster = new Cluster(users, stores.presence(), stores.bus());
         this.terminals = new Terminals(cluster);
         KnownUsers accounts = new KnownUsers(stores.accounts()::existing, KNOWN_USERS);
         this.origins = new Origins(stores.origins(), platform.nanoTime(), settings.originsIdle());
         this.groups = new Groups(stores.groups(), stores.logs(), accounts, cluster, platform, settings.groups());
         History history = new History(stores.logs(), stores.groups(), platform, blocking, settings.history());
-        Router router = new Router(cluster, platform, stores.inbox(), limits.relayTimeout(), groups, history.transcript());
+        this.router = new Router(cluster, platform, stores.inbox(), limits.relayTimeout(), groups, history.transcript());
         this.scheduling = new Scheduling(stores.scheduled(), new Recipients(accounts, stores.groups(), stores.accounts()::zones), router, cluster,
                 platform, settings.scheduling(), limits.maxTextLength());
         this.receiver = new NodeReceiver(cluster, platform.lanes(), stores.inbox(), router, this::fromOtherNode);
@@ -138,14 +139,21 @@ public final class ChatCore implements AutoCloseable {
         return users;
     }
 
-    /** Told by the presence heartbeat: how many other nodes are alive. */
-    public void peers(int count) {
-        peers.set(count);
+    /**
+     * Told by the heartbeat which nodes are alive (this one among them): a node that was and is not
+     * any more is dead, and what waits for its answer is settled now (see {@link Cluster#live}).
+     */
+    public void liveNodes(Set<String> nodes) {
+        Set<String> gone = cluster.live(nodes);
+        if (!gone.isEmpty()) {
+            log.warn("Node(s) {} stopped answering their heartbeat: taken for dead", gone);
+            router.relays().nodesGone(gone);
+        }
     }
 
     /** How many other nodes are alive, as of the last heartbeat. */
     public int peers() {
-        return peers.get();
+        return cluster.peers();
     }
 
     /** Starts the background work: origin write-behind and the scheduled-message scan. */

@@ -1,9 +1,9 @@
 package dev.cim.server.node;
 
+import dev.cim.server.CimServerProperties;
 import dev.cim.server.chat.ChatCore;
 import dev.cim.server.store.PresenceStore;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,9 +14,10 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Keeps this node alive in Redis: registers it at start (the first Redis call, so an unreachable
- * Redis fails start-up), starts the chat core's background work, refreshes the node's and its users'
- * presence every refresh interval, and removes them at stop. After each refresh it tells the core how
- * many other nodes are alive, so routing knows without asking Redis whether anything needs relaying.
+ * Redis fails start-up), starts the chat core's background work, renews the node's liveness key at
+ * every heartbeat and its users' presence every refresh interval, and removes them at stop. After
+ * each heartbeat it tells the core which nodes are alive, so routing knows without asking Redis
+ * whether anything needs relaying, and a node that died is seen within seconds.
  *
  * <p>Phase {@link #PHASE}: it starts before the server accepts connections and stops after the server
  * has closed them, so no refresh re-announces users who just left.
@@ -30,17 +31,22 @@ public final class NodeHeartbeat implements SmartLifecycle {
 
     private final PresenceStore presence;
     private final ChatCore core;
+    private final Duration heartbeat;
     private final Duration refreshInterval;
     private final Supplier<String> address;
     private ScheduledExecutorService timer;
+    /** When the users' presence was last refreshed, in nanoseconds of the heartbeat's thread. */
+    private long refreshedNanos;
 
     /**
      * @param address the node's listen address, asked at each refresh (known once the server has bound)
      */
-    public NodeHeartbeat(PresenceStore presence, ChatCore core, Duration refreshInterval, Supplier<String> address) {
+    public NodeHeartbeat(PresenceStore presence, ChatCore core, CimServerProperties.Presence settings,
+            Supplier<String> address) {
         this.presence = presence;
         this.core = core;
-        this.refreshInterval = refreshInterval;
+        this.heartbeat = settings.heartbeat();
+        this.refreshInterval = settings.refreshInterval();
         this.address = address;
     }
 
@@ -50,32 +56,42 @@ public final class NodeHeartbeat implements SmartLifecycle {
             return;
         }
         presence.registerNode(address.get());
-        core.peers(peers());
+        core.liveNodes(presence.liveNodes().keySet());
         core.start();
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "cim-heartbeat-" + presence.nodeId());
             t.setDaemon(true);
             return t;
         });
-        long period = refreshInterval.toMillis();
-        timer.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.MILLISECONDS);
-        log.info("Node {} registered; presence refreshed every {}", presence.nodeId(), refreshInterval);
+        refreshedNanos = System.nanoTime();
+        long period = heartbeat.toMillis();
+        timer.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
+        log.info("Node {} registered; heartbeat every {}, presence refreshed every {}", presence.nodeId(), heartbeat,
+                refreshInterval);
     }
 
-    /** Refreshes now; a failure is logged and the next refresh tries again. */
-    public void refresh() {
+    /**
+     * One heartbeat: the node's liveness key, and every refresh interval its users' presence; then
+     * which nodes are alive, for the core. A failure is logged and the next heartbeat tries again.
+     */
+    private void beat() {
         try {
-            presence.refresh(address.get(), core.users().sessionCounts());
-            core.peers(peers());
+            long now = System.nanoTime(); // the heartbeat's own thread, its own pace: not a clock to inject
+            if (now - refreshedNanos >= refreshInterval.toNanos()) {
+                refresh();
+                refreshedNanos = now;
+            } else {
+                presence.heartbeat(address.get());
+            }
+            core.liveNodes(presence.liveNodes().keySet());
         } catch (RuntimeException e) {
-            log.warn("Presence refresh of node {} failed, retrying in {}: {}", presence.nodeId(), refreshInterval,
-                    e.toString());
+            log.warn("Heartbeat of node {} failed, trying again in {}: {}", presence.nodeId(), heartbeat, e.toString());
         }
     }
 
-    private int peers() {
-        Map<String, String> live = presence.liveNodes();
-        return live.size() - (live.containsKey(presence.nodeId()) ? 1 : 0);
+    /** Refreshes the node's liveness and its users' presence now. */
+    private void refresh() {
+        presence.refresh(address.get(), core.users().sessionCounts());
     }
 
     @Override

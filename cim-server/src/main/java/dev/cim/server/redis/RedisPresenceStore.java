@@ -20,18 +20,27 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code cim:node:<node>:users} set. Each field carries its own expiry, so a node that died drops
  * out of the presence of users who are also online elsewhere (whose key other nodes keep renewing)
  * within the time to live, and a script can tell a dead node's field without reading other keys.
+ * The liveness key lives much shorter (seconds, renewed by each heartbeat): the other nodes see a
+ * node die by it long before its users' presence runs out.
  */
 public final class RedisPresenceStore implements PresenceStore {
 
     private final StringRedisTemplate redis;
     private final String nodeId;
     private final Duration ttl;
+    private final Duration nodeTtl;
     private final LongSupplier clock;
 
-    public RedisPresenceStore(StringRedisTemplate redis, String nodeId, Duration ttl, LongSupplier clock) {
+    /**
+     * @param ttl     how long the presence of this node's users lives without a refresh
+     * @param nodeTtl how long this node's liveness key lives without a heartbeat
+     */
+    public RedisPresenceStore(StringRedisTemplate redis, String nodeId, Duration ttl, Duration nodeTtl,
+            LongSupplier clock) {
         this.redis = redis;
         this.nodeId = nodeId;
         this.ttl = ttl;
+        this.nodeTtl = nodeTtl;
         this.clock = clock;
     }
 
@@ -42,8 +51,15 @@ public final class RedisPresenceStore implements PresenceStore {
 
     @Override
     public void registerNode(String address) {
-        redis.opsForValue().set(RedisKeys.node(nodeId), address, ttl);
-        redis.opsForSet().add(RedisKeys.NODES, nodeId);
+        heartbeat(address);
+    }
+
+    @Override
+    public void heartbeat(String address) {
+        pipelined(ops -> {
+            ops.opsForValue().set(RedisKeys.node(nodeId), address, nodeTtl);
+            ops.opsForSet().add(RedisKeys.NODES, nodeId);
+        });
     }
 
     private String field(int sessions) {
@@ -72,7 +88,7 @@ public final class RedisPresenceStore implements PresenceStore {
     public void refresh(String address, Map<String, Integer> users) {
         // One round trip whatever the number of users.
         pipelined(ops -> {
-            ops.opsForValue().set(RedisKeys.node(nodeId), address, ttl);
+            ops.opsForValue().set(RedisKeys.node(nodeId), address, nodeTtl);
             ops.opsForSet().add(RedisKeys.NODES, nodeId);
             users.forEach((user, sessions) -> {
                 ops.opsForHash().put(RedisKeys.presence(user), nodeId, field(sessions));
@@ -119,6 +135,11 @@ public final class RedisPresenceStore implements PresenceStore {
             }
         });
         return nodes;
+    }
+
+    @Override
+    public boolean isAlive(String node) {
+        return Boolean.TRUE.equals(redis.hasKey(RedisKeys.node(node)));
     }
 
     @Override

@@ -22,6 +22,9 @@ public interface PresenceStore {
     /** Marks {@code user} online on this node with {@code sessions} sessions (0: offline here). */
     void sessions(String user, int sessions);
 
+    /** Renews this node's liveness: its heartbeat, every second or so. */
+    void heartbeat(String address);
+
     /** Renews this node's liveness and the presence of its users, given with their session counts. */
     void refresh(String address, Map<String, Integer> users);
 
@@ -33,6 +36,9 @@ public interface PresenceStore {
 
     /** The live nodes on which {@code user} is online; empty when offline everywhere. */
     Set<String> nodesOf(String user);
+
+    /** True when {@code node}'s liveness key has not expired. */
+    boolean isAlive(String node);
 
     /** Every live node with its address ({@code host:port}), this one included. */
     Map<String, String> liveNodes();

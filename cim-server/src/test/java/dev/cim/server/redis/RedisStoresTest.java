@@ -55,7 +55,7 @@ class RedisStoresTest {
         assertThat(inbox.storeIfOffline("ghost", chat("hi"))).isInstanceOf(InboxStore.Offer.Unknown.class);
 
         new RedisAccountStore(strings, bytes).create("dora", "dora", "hash");
-        new RedisPresenceStore(strings, "node-x", Duration.ofSeconds(30), clock::get).sessions("dora", 1);
+        new RedisPresenceStore(strings, "node-x", Duration.ofSeconds(30), Duration.ofSeconds(4), clock::get).sessions("dora", 1);
         assertThat(inbox.storeIfOffline("dora", chat("hi"))).isEqualTo(new InboxStore.Offer.Online(java.util.Set.of("node-x")));
 
         clock.addAndGet(Duration.ofSeconds(31).toMillis()); // the node stopped renewing: its field has expired

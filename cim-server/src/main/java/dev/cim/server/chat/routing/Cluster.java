@@ -7,15 +7,16 @@ import dev.cim.server.store.NodeBus;
 import dev.cim.server.store.PresenceStore;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * This node among the others: the users with sessions here, the other nodes a user is online on (as
- * the presence in the store says), and the bus to those nodes. {@link #alone()} is known without
- * asking the store (the presence heartbeat counts the other live nodes), so a lone node pays nothing
- * for the chance of others.
+ * the presence in the store says, less the nodes not alive), and the bus to those nodes. Which nodes
+ * are alive is known without asking the store: the heartbeat tells {@link #live} every second or
+ * so, so a lone node pays nothing for the chance of others, and a node that died stops counting
+ * within its heartbeat's time to live (seconds), where the presence of its users would take the
+ * presence's (30 s).
  */
 public final class Cluster {
 
@@ -24,16 +25,27 @@ public final class Cluster {
     private final LocalUsers users;
     private final PresenceStore presence;
     private final NodeBus bus;
-    private final IntSupplier peers;
+    /** The other live nodes as of the last heartbeat. */
+    private volatile Set<String> others = Set.of();
 
-    /**
-     * @param peers how many other nodes are alive, as of the last presence heartbeat
-     */
-    public Cluster(LocalUsers users, PresenceStore presence, NodeBus bus, IntSupplier peers) {
+    public Cluster(LocalUsers users, PresenceStore presence, NodeBus bus) {
         this.users = users;
         this.presence = presence;
         this.bus = bus;
-        this.peers = peers;
+    }
+
+    /**
+     * The heartbeat saw these nodes alive (this one may be among them).
+     *
+     * @return the other nodes alive at the heartbeat before and no longer: those that died
+     */
+    public Set<String> live(Set<String> nodes) {
+        Set<String> now = new HashSet<>(nodes);
+        now.remove(nodeId());
+        Set<String> gone = new HashSet<>(others);
+        gone.removeAll(now);
+        others = Set.copyOf(now);
+        return gone;
     }
 
     /** This node's id. */
@@ -53,23 +65,33 @@ public final class Cluster {
 
     /** True when no other node was alive at the last heartbeat. */
     public boolean alone() {
-        return peers.getAsInt() == 0;
+        return peers() == 0;
     }
 
     /** How many other nodes were alive at the last heartbeat. */
     public int peers() {
-        return peers.getAsInt();
+        return others.size();
     }
 
-    /** The nodes other than this one where {@code user} is online; asks the store. */
+    /**
+     * The live nodes other than this one where {@code user} is online; asks the store. A node the
+     * presence lists and the last heartbeat did not see is asked about (one that started since is
+     * alive; one that died, a predecessor of this node included, is not, whatever its users'
+     * presence says).
+     */
     public Set<String> otherNodesOf(String user) {
-        Set<String> nodes = presence.nodesOf(user);
-        if (!nodes.contains(nodeId())) {
-            return nodes;
-        }
-        Set<String> others = new HashSet<>(nodes);
-        others.remove(nodeId());
-        return others;
+        Set<String> nodes = new HashSet<>(presence.nodesOf(user));
+        nodes.remove(nodeId());
+        nodes.removeIf(node -> !isAlive(node));
+        return nodes;
+    }
+
+    /**
+     * True when {@code node}, another node, is alive: seen by the last heartbeat, or (one that started
+     * since) its liveness key is in the store.
+     */
+    public boolean isAlive(String node) {
+        return others.contains(node) || presence.isAlive(node);
     }
 
     /** True when {@code user} has a session here, or (other nodes being alive) on another node. */
@@ -78,7 +100,7 @@ public final class Cluster {
         if (entry != null && entry.size() > 0) {
             return true;
         }
-        return !alone() && !presence.nodesOf(user).isEmpty();
+        return !alone() && !otherNodesOf(user).isEmpty();
     }
 
     /** Sends {@code message}, from this node, to {@code node}. */

@@ -7,6 +7,7 @@ import dev.cim.common.wheel.Job;
 import dev.cim.common.wheel.ScheduledJob;
 import dev.cim.server.chat.session.Tracker;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -131,6 +132,20 @@ public final class Relays {
         if (last) {
             w.settled.settled(resolved.getStored());
         }
+    }
+
+    /**
+     * {@code nodes} died (the heartbeat no longer sees them): what waits for their answer is settled
+     * now as if its deadline had passed (a private message stored in the inbox, a broadcast counted),
+     * not a relay timeout later.
+     */
+    public void nodesGone(Set<String> nodes) {
+        waiting.forEach((id, w) -> {
+            if (w.node != null && nodes.contains(w.node)) {
+                w.deadline.cancel();
+                timedOut(id);
+            }
+        });
     }
 
     private void timedOut(long id) {

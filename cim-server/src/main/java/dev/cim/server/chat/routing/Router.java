@@ -228,16 +228,23 @@ public final class Router {
             if (offer instanceof InboxStore.Offer.Stored) {
                 tracker.stored();
             } else if (offer instanceof InboxStore.Offer.Online online) {
+                int relayed = 0;
+                boolean here = false;
                 for (String node : online.nodes()) {
                     if (node.equals(cluster.nodeId())) {
-                        // Logged in here since the lookup above: their session reads the inbox, so store it.
-                        inbox.store(to, List.of(delivery.chat()));
-                        pokeHere(to);
-                        tracker.expect();
-                        tracker.stored();
-                    } else {
+                        here = true;
+                    } else if (cluster.isAlive(node)) {
                         relayHolding(to, node, delivery);
+                        relayed++;
                     }
+                }
+                if (here || relayed == 0) {
+                    // Logged in here since the lookup above (their session reads the inbox), or online
+                    // only on nodes that died and whose presence has not expired yet: store it.
+                    inbox.store(to, List.of(delivery.chat()));
+                    pokeHere(to);
+                    tracker.expect();
+                    tracker.stored();
                 }
                 tracker.nobody();
             } else if (offer instanceof InboxStore.Offer.Full full) {

@@ -23,6 +23,15 @@ public final class MapPresence implements PresenceStore {
     }
 
     @Override
+    public void heartbeat(String address) {
+    }
+
+    @Override
+    public boolean isAlive(String node) {
+        return liveNodes().containsKey(node);
+    }
+
+    @Override
     public String nodeId() {
         return nodeId;
     }

@@ -56,6 +56,10 @@ class RouterTest {
     private final ExecutorService bobsThread = Executors.newSingleThreadExecutor();
     private final RouteGate gate = new RouteGate();
     private final Sessions sessions = new Sessions(users, lanes::of, inbox, LIMITS, WriteCounter.UNCOUNTED);
+    /** The live nodes as the store has them; "new" started after the cluster's last heartbeat. */
+    private final Map<String, String> nodes = new ConcurrentHashMap<>(Map.of(HERE, "127.0.0.1:1", THERE,
+            "127.0.0.1:2", "new", "127.0.0.1:3"));
+    private Cluster cluster;
     private Relays relays;
     private Router router;
 
@@ -69,8 +73,8 @@ class RouterTest {
 
     /** A router whose relays wait {@code relayTimeout} for the other node, then store the message. */
     private void router(Duration relayTimeout) {
-        Cluster cluster = new Cluster(users, new MapPresence(HERE, where, Map.of(HERE, "127.0.0.1:1", THERE,
-                "127.0.0.1:2")), bus, () -> 1);
+        cluster = new Cluster(users, new MapPresence(HERE, where, nodes), bus);
+        cluster.live(Set.of(HERE, THERE));
         router = new Router(cluster, new Platform(lanes, wheel, Clock.systemUTC(), System::nanoTime,
                 new SimpleMeterRegistry()), inbox, relayTimeout, GroupPosts.NONE, Transcript.NONE);
         relays = router.relays();
@@ -88,6 +92,35 @@ class RouterTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> bob.texts().size() == 3);
         assertThat(bob.texts()).containsExactly("m1", "m2", "m3");
+    }
+
+    @Test
+    void relayToANodeSeenDead_isStoredAtOnce_notAfterTheRelayTimeout_andTheNextGoesStraightToTheInbox()
+            throws Exception {
+        router(Duration.ofHours(1));
+        route("m1"); // bob is on "there": relayed, and nobody answers
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent.size() == 1);
+
+        nodes.remove(THERE); // its liveness key expired
+        assertThat(cluster.live(Set.of(HERE))).as("the heartbeat no longer sees it").containsExactly(THERE);
+        relays.nodesGone(Set.of(THERE));
+
+        await("stored without waiting the hour").atMost(Duration.ofSeconds(10))
+                .until(() -> inbox.texts().contains("m1"));
+        route("m2");
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("m2"));
+        assertThat(sent).as("nothing more relayed to the dead node, though its presence still lists bob").hasSize(1);
+    }
+
+    @Test
+    void aNodeNotYetSeenByTheHeartbeat_isNotTakenForDead() throws Exception {
+        router(Duration.ofHours(1));
+        where.put("bob", Set.of("new")); // bob is on a node that started after the last heartbeat
+
+        route("m1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent.size() == 1);
+        assertThat(inbox.texts()).isEmpty();
     }
 
     @Test

@@ -56,7 +56,7 @@ class SchedulingTest {
     private final DelayScheduler wheel = DelayScheduler.builder().tick(Duration.ofMillis(10)).build();
     private final MapPresence presence = new MapPresence("here", Map.of(), Map.of("here", "127.0.0.1:1"));
     private final RecordingBus bus = new RecordingBus();
-    private final Cluster cluster = new Cluster(users, presence, bus, () -> 0);
+    private final Cluster cluster = new Cluster(users, presence, bus);
     private final Platform platform = new Platform(lanes, wheel, clock, System::nanoTime, new SimpleMeterRegistry());
     private final Router router = new Router(cluster, platform, inbox, Duration.ofSeconds(1), GroupPosts.NONE,
             Transcript.NONE);

@@ -1,0 +1,53 @@
+package dev.cim.e2e.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cim.e2e.JavaProcess;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node that dies is gone in seconds: the other nodes see its heartbeat stop, take its users for
+ * offline and what waited for its answer for unanswered, so a message to one of its users is stored
+ * for them at once, not a relay timeout later, and they get it at their next login elsewhere. Real
+ * server jars on a Redis of the test's own; the presence of users set to outlive the test (60 s) and
+ * relays to wait 30 s, so that only the heartbeat can make it quick.
+ */
+class DeadNodeEndToEndIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    /** The default node-ttl (4 s) and heartbeat (1 s), and a margin for a loaded 2-core machine. */
+    private static final Duration SEEN_DEAD_WITHIN = Duration.ofSeconds(10);
+
+    @Test
+    void nodeSIGKILLed_theOtherSeesItDeadInSeconds_andAMessageToItsUserIsStoredAtOnce() throws Exception {
+        try (Cluster cluster = new Cluster(false, 2, "everysec", "--cim.server.presence.ttl=60s",
+                "--cim.server.presence.refresh-interval=20s", "--cim.server.limits.relay-timeout=30s")) {
+            cluster.start();
+            JavaProcess dave = cluster.receiver("dave", "127.0.0.1:" + cluster.port(1));
+            dave.await("CONNECTED node-1", Cluster.START);
+            JavaProcess erin = cluster.sender("erin", "127.0.0.1:" + cluster.port(0), "dave", 1, 1, 100);
+            dave.await("RECV erin 1", WAIT); // routed from node 0 to node 1: each knows the other
+
+            long killed = System.nanoTime();
+            cluster.killServer(1);
+            cluster.server(0).await("stopped answering their heartbeat: taken for dead", WAIT);
+            Duration seen = Duration.ofNanos(System.nanoTime() - killed);
+            JavaProcess again = cluster.sender("erin", "127.0.0.1:" + cluster.port(0), "dave", 2, 1, 100);
+            long sent = System.nanoTime();
+            again.await("ACK 2", WAIT);
+            Duration confirmed = Duration.ofNanos(System.nanoTime() - sent);
+            dave.kill(); // its client tries node 1 only; dave comes back on node 0
+            JavaProcess back = cluster.receiver("dave", "127.0.0.1:" + cluster.port(0));
+            back.await("RECV erin 2", WAIT);
+            Duration delivered = Duration.ofNanos(System.nanoTime() - sent);
+
+            assertThat(seen).as("node 1 seen dead after its SIGKILL").isLessThan(SEEN_DEAD_WITHIN);
+            assertThat(confirmed).as("a message to its user confirmed (stored), not a 30 s relay timeout later")
+                    .isLessThan(Duration.ofSeconds(10));
+            System.out.printf("node SIGKILL: seen dead by the other after %d ms; a message to its user then "
+                    + "confirmed in %d ms, and shown at the user's login on the other node %d ms after it was sent%n",
+                    seen.toMillis(), confirmed.toMillis(), delivered.toMillis());
+        }
+    }
+}
