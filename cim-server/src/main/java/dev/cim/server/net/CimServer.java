@@ -160,6 +160,11 @@ public final class CimServer implements SmartLifecycle {
             log.info("The web page is on {}://{}:{}/", settings.tls() != null ? "https" : "http", settings.web().host(),
                     webPort());
         }
+        try {
+            presence.heartbeat(address()); // the address as bound, for the other nodes' GoAways, at once
+        } catch (RuntimeException e) {
+            log.warn("Could not announce this node's address yet (the next heartbeat will): {}", e.toString());
+        }
         log.info("cim server node {} listening on {} ({}, {}, {} I/O threads, idle timeout {}, max frame {} bytes)",
                 presence.nodeId(), address(), settings.tls() != null ? settings.tls().description() : "plaintext",
                 transport.name(), settings.ioThreads(), settings.idleTimeout(), settings.maxFrameLength());

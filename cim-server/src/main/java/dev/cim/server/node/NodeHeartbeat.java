@@ -64,7 +64,8 @@ public final class NodeHeartbeat implements SmartLifecycle {
             return t;
         });
         refreshedNanos = System.nanoTime();
-        long period = heartbeat.toMillis();
+        // A refresh renews the liveness key too: beat at the shorter of the two.
+        long period = Math.min(heartbeat.toMillis(), refreshInterval.toMillis());
         timer.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
         log.info("Node {} registered; heartbeat every {}, presence refreshed every {}", presence.nodeId(), heartbeat,
                 refreshInterval);
