@@ -50,4 +50,51 @@ class DeadNodeEndToEndIT {
                     seen.toMillis(), confirmed.toMillis(), delivered.toMillis());
         }
     }
+
+    /**
+     * A node frozen (SIGSTOP) past its heartbeat's time to live is taken for dead: a message to its
+     * user is stored at once and the frozen node poked over the bus. When it resumes (SIGCONT), the
+     * user, who never logged out, shows the message once, from the inbox.
+     */
+    @Test
+    void nodeSIGSTOPpedPastItsHeartbeat_isTakenForDead_andItsUserGetsTheMessageOnceWhenItResumes()
+            throws Exception {
+        try (Cluster cluster = new Cluster(false, 2, "everysec", "--cim.server.presence.ttl=60s",
+                "--cim.server.presence.refresh-interval=20s", "--cim.server.limits.relay-timeout=30s",
+                "--cim.server.idle-timeout=60s")) {
+            cluster.start();
+            JavaProcess gus = cluster.receiver("gus", "127.0.0.1:" + cluster.port(1));
+            gus.await("CONNECTED node-1", Cluster.START);
+            JavaProcess hal = cluster.sender("hal", "127.0.0.1:" + cluster.port(0), "gus", 1, 1, 100);
+            gus.await("RECV hal 1", WAIT);
+
+            long frozen = System.nanoTime();
+            cluster.freezeServer(1);
+            Duration seen;
+            long thawed;
+            try {
+                cluster.server(0).await("stopped answering their heartbeat: taken for dead", WAIT);
+                seen = Duration.ofNanos(System.nanoTime() - frozen);
+                JavaProcess again = cluster.sender("hal", "127.0.0.1:" + cluster.port(0), "gus", 2, 1, 100);
+                long sent = System.nanoTime();
+                again.await("ACK 2", WAIT);
+                assertThat(Duration.ofNanos(System.nanoTime() - sent))
+                        .as("confirmed (stored) while node 1 is frozen, not a 30 s relay timeout later")
+                        .isLessThan(Duration.ofSeconds(10));
+            } finally {
+                thawed = System.nanoTime();
+                cluster.thawServer(1);
+            }
+            gus.await("RECV hal 2", WAIT);
+            Duration shown = Duration.ofNanos(System.nanoTime() - thawed);
+            JavaProcess last = cluster.sender("hal", "127.0.0.1:" + cluster.port(0), "gus", 3, 1, 100);
+            last.await("ACK 3", WAIT);
+            gus.await("RECV hal 3", WAIT); // node 1 counts as alive again: relayed to it
+            assertThat(gus.transcript().lines().filter(line -> line.contains("RECV hal 2")).count())
+                    .as("shown once").isEqualTo(1);
+            assertThat(seen).as("node 1 seen dead after its SIGSTOP").isLessThan(SEEN_DEAD_WITHIN);
+            System.out.printf("node SIGSTOP: seen dead by the other after %d ms; the message stored meanwhile shown "
+                    + "once, %d ms after SIGCONT%n", seen.toMillis(), shown.toMillis());
+        }
+    }
 }

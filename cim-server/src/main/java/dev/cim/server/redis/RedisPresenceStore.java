@@ -49,8 +49,20 @@ public final class RedisPresenceStore implements PresenceStore {
         return nodeId;
     }
 
+    /**
+     * Also clears what a previous life of this node id left (a node killed and started again under
+     * the same {@code cim.server.node-id}): its users' presence here, which would otherwise say for a
+     * time to live that they are online on a node that has no session of theirs.
+     */
     @Override
     public void registerNode(String address) {
+        Set<String> stale = redis.opsForSet().members(RedisKeys.nodeUsers(nodeId));
+        if (stale != null && !stale.isEmpty()) {
+            pipelined(ops -> {
+                stale.forEach(user -> ops.opsForHash().delete(RedisKeys.presence(user), nodeId));
+                ops.delete(RedisKeys.nodeUsers(nodeId));
+            });
+        }
         heartbeat(address);
     }
 

@@ -63,6 +63,27 @@ class RedisStoresTest {
     }
 
     @Test
+    void aNodeStartedAgainUnderItsId_clearsThePresenceItsPreviousLifeLeft_andOnlyThat() {
+        RedisPresenceStore before = new RedisPresenceStore(strings, "node-r", Duration.ofSeconds(30),
+                Duration.ofSeconds(4), clock::get);
+        before.registerNode("127.0.0.1:1");
+        before.sessions("rita", 1);
+        new RedisPresenceStore(strings, "node-s", Duration.ofSeconds(30), Duration.ofSeconds(4), clock::get)
+                .sessions("rita", 2);
+        assertThat(before.nodesOf("rita")).containsExactlyInAnyOrder("node-r", "node-s");
+        assertThat(before.isAlive("node-r")).isTrue();
+
+        // Killed, and started again under the same id: rita has no session on it any more.
+        RedisPresenceStore after = new RedisPresenceStore(strings, "node-r", Duration.ofSeconds(30),
+                Duration.ofSeconds(4), clock::get);
+        after.registerNode("127.0.0.1:2");
+
+        assertThat(after.nodesOf("rita")).containsExactly("node-s");
+        assertThat(after.liveNodes()).containsEntry("node-r", "127.0.0.1:2");
+        assertThat(after.isAlive("node-never")).isFalse();
+    }
+
+    @Test
     void accounts_aClaimedSkeletonRefusesOtherNames_butNotItsOwner() {
         RedisAccountStore accounts = new RedisAccountStore(strings, bytes);
 

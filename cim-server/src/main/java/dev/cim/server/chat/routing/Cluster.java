@@ -114,13 +114,17 @@ public final class Cluster {
     }
 
     /**
-     * Sends {@code message} to each other node where {@code user} is online; a failure is logged (the
-     * message only tells those nodes about something they can also learn later).
+     * Sends {@code message} to each other node where {@code user} is online, as the presence says:
+     * those whose heartbeat stopped too (a node frozen for a while reads what the bus kept for it
+     * when it resumes, and its sessions then hear the news). A failure is logged (the message only
+     * tells those nodes about something they can also learn later).
      */
     public void tellOtherNodesOf(String user, NodeMessage.Builder message, String what) {
         try {
-            for (String node : otherNodesOf(user)) {
-                send(node, message);
+            for (String node : presence.nodesOf(user)) {
+                if (!node.equals(nodeId())) {
+                    send(node, message);
+                }
             }
         } catch (RuntimeException e) {
             log.warn("Could not tell the other nodes of {} {}: {}", user, what, e.toString());

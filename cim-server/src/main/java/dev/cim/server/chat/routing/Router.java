@@ -230,19 +230,27 @@ public final class Router {
             } else if (offer instanceof InboxStore.Offer.Online online) {
                 int relayed = 0;
                 boolean here = false;
+                boolean silent = false;
                 for (String node : online.nodes()) {
                     if (node.equals(cluster.nodeId())) {
                         here = true;
                     } else if (cluster.isAlive(node)) {
                         relayHolding(to, node, delivery);
                         relayed++;
+                    } else {
+                        silent = true;
                     }
                 }
                 if (here || relayed == 0) {
                     // Logged in here since the lookup above (their session reads the inbox), or online
-                    // only on nodes that died and whose presence has not expired yet: store it.
+                    // only on nodes whose heartbeat stopped and whose presence has not expired yet:
+                    // store it.
                     inbox.store(to, List.of(delivery.chat()));
                     pokeHere(to);
+                    if (silent) {
+                        // A node only frozen comes back with its sessions: they read it then.
+                        pokeOtherNodes(to);
+                    }
                     tracker.expect();
                     tracker.stored();
                 }
@@ -320,9 +328,14 @@ public final class Router {
                 return;
             }
             pokeHere(user);
-            cluster.tellOtherNodesOf(user, NodeMessage.newBuilder()
-                    .setPoke(NodeMessage.InboxPoke.newBuilder().setUser(user)), "to read their inbox");
+            pokeOtherNodes(user);
         });
+    }
+
+    /** Tells the other nodes {@code user} is on, those whose heartbeat stopped too, to read their inbox. */
+    private void pokeOtherNodes(String user) {
+        cluster.tellOtherNodesOf(user, NodeMessage.newBuilder()
+                .setPoke(NodeMessage.InboxPoke.newBuilder().setUser(user)), "to read their inbox");
     }
 
     /** Tells this node's sessions of {@code user} that their inbox has something for them. */
