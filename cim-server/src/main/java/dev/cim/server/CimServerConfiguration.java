@@ -199,6 +199,7 @@ class CimServerConfiguration {
     @Bean
     NodeHeartbeat nodeHeartbeat(PresenceStore presence, ChatCore core, CimServerProperties properties,
             ObjectProvider<CimServer> server) {
-        return new NodeHeartbeat(presence, core, properties.presence(), () -> server.getObject().address());
+        return new NodeHeartbeat(presence, core, properties.presence().heartbeat(),
+                properties.presence().refreshInterval(), () -> server.getObject().address());
     }
 }

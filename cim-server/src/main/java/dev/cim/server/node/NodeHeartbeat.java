@@ -1,6 +1,5 @@
 package dev.cim.server.node;
 
-import dev.cim.server.CimServerProperties;
 import dev.cim.server.chat.ChatCore;
 import dev.cim.server.store.PresenceStore;
 import java.time.Duration;
@@ -39,14 +38,17 @@ public final class NodeHeartbeat implements SmartLifecycle {
     private long refreshedNanos;
 
     /**
-     * @param address the node's listen address, asked at each refresh (known once the server has bound)
+     * @param heartbeat       how often the node's liveness key is renewed
+     * @param refreshInterval how often its users' presence is renewed
+     * @param address         the node's listen address, asked at each heartbeat (known once the server
+     *                        has bound)
      */
-    public NodeHeartbeat(PresenceStore presence, ChatCore core, CimServerProperties.Presence settings,
+    public NodeHeartbeat(PresenceStore presence, ChatCore core, Duration heartbeat, Duration refreshInterval,
             Supplier<String> address) {
         this.presence = presence;
         this.core = core;
-        this.heartbeat = settings.heartbeat();
-        this.refreshInterval = settings.refreshInterval();
+        this.heartbeat = heartbeat;
+        this.refreshInterval = refreshInterval;
         this.address = address;
     }
 
