@@ -12,6 +12,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.WindowType;
@@ -101,7 +102,7 @@ final class WebPage implements AutoCloseable {
     /** Like {@link #awaitConnection(String)}, for up to {@code timeout}. */
     void awaitConnection(String state, Duration timeout) {
         new WebDriverWait(driver, timeout).withMessage(() -> "the connection " + state + "; the page says:\n" + pageText())
-                .until(d -> state.equals(element("#connection").getDomAttribute("data-state")));
+                .ignoring(StaleElementReferenceException.class).until(d -> state.equals(element("#connection").getDomAttribute("data-state")));
     }
 
     /** Types a line into the input box and sends it (Enter). */
@@ -178,10 +179,13 @@ final class WebPage implements AutoCloseable {
         driver.switchTo().window(tab);
     }
 
-    /** Waits until {@code condition} gives something other than null or false, and returns it. */
+    /**
+     * Waits until {@code condition} gives something other than null or false, and returns it. An
+     * element the page re-rendered while the condition read it makes it read again.
+     */
     <T> T until(String what, Function<WebDriver, T> condition) {
         return new WebDriverWait(driver, wait).withMessage(() -> what + "; the page says:\n" + pageText())
-                .until(condition);
+                .ignoring(StaleElementReferenceException.class).until(condition);
     }
 
     /** What the page shows, for failure messages. */
