@@ -4,6 +4,10 @@ import dev.cim.common.Failures;
 import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.server.store.ScheduledStore;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -26,7 +30,7 @@ final class ScheduleScan {
     private final ScheduledStore store;
     private final Clock clock;
     private final ScheduleSettings settings;
-    private final BiConsumer<String, Scheduled> hold;
+    private final BiConsumer<String, List<Scheduled>> hold;
     /** Where the last scan read up to: later scans read from there (confined to the scanning thread). */
     private long scannedUntil = Long.MIN_VALUE;
     /**
@@ -37,9 +41,10 @@ final class ScheduleScan {
     private volatile long stored;
 
     /**
-     * @param hold told of each message read, with its user
+     * @param hold told of the messages read, each user's together (in the order read), with the user
      */
-    ScheduleScan(ScheduledStore store, Clock clock, ScheduleSettings settings, BiConsumer<String, Scheduled> hold) {
+    ScheduleScan(ScheduledStore store, Clock clock, ScheduleSettings settings,
+            BiConsumer<String, List<Scheduled>> hold) {
         this.store = store;
         this.clock = clock;
         this.settings = settings;
@@ -70,9 +75,11 @@ final class ScheduleScan {
         if (scan.freed() > 0) {
             log.warn("{} scheduled messages claimed by a node that did not send them are claimable again", scan.freed());
         }
+        Map<String, List<Scheduled>> byUser = new LinkedHashMap<>();
         for (ScheduledStore.Entry entry : scan.entries()) {
-            hold.accept(entry.user(), entry.message());
+            byUser.computeIfAbsent(entry.user(), u -> new ArrayList<>()).add(entry.message());
         }
+        byUser.forEach(hold);
         scannedUntil = Math.max(after, until);
         stored = scan.stored();
     }

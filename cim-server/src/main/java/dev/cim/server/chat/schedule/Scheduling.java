@@ -88,7 +88,7 @@ public final class Scheduling implements ScheduledRequests, AutoCloseable {
         // The timers tell the claims (through this::due, called only once a job fires), which hold
         // messages on the timers.
         this.timers = new ServerTimers(platform.wheel(), platform.clock(), settings, cluster, this::due);
-        this.scan = new ScheduleScan(store, platform.clock(), settings, timers::hold);
+        this.scan = new ScheduleScan(store, platform.clock(), settings, timers::holdAll);
         this.metrics = new ScheduleMetrics(platform.meters(), timers::size, scan::stored);
         this.changes = new Changes(store, platform, timers, news, recipients, settings);
         this.firing = new Firing(router, platform.clock(), metrics,

@@ -84,6 +84,21 @@ final class ServerTimers {
         put(user, message, Duration.ofMillis(delay), "send scheduled message " + message.getId() + " of " + user);
     }
 
+    /**
+     * Holds {@code messages} of {@code user} as {@link #hold} does each, all before any of their jobs
+     * can run: a job due already waits for the lot, and then sends those due in their order. (Held one
+     * by one, the first job due could fire between two holds and send the messages held so far
+     * before earlier-numbered ones held after it.)
+     */
+    void holdAll(String user, List<Scheduled> messages) {
+        Map<String, Held> mine = held.computeIfAbsent(user, u -> new HashMap<>());
+        synchronized (mine) { // the lock each job's firing takes; held again, re-entrantly, by each hold
+            for (Scheduled message : messages) {
+                hold(user, message);
+            }
+        }
+    }
+
     /** Holds {@code message} with a job firing after {@code delay}, in place of any held before. */
     private void put(String user, Scheduled message, Duration delay, String what) {
         String id = message.getId();
