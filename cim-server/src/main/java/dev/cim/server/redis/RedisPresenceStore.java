@@ -56,6 +56,7 @@ public final class RedisPresenceStore implements PresenceStore {
      */
     @Override
     public void registerNode(String address) {
+        heartbeat(address); // first, as the first Redis call of a start: its failure says why (a wrong password)
         Set<String> stale = redis.opsForSet().members(RedisKeys.nodeUsers(nodeId));
         if (stale != null && !stale.isEmpty()) {
             pipelined(ops -> {
@@ -63,7 +64,6 @@ public final class RedisPresenceStore implements PresenceStore {
                 ops.delete(RedisKeys.nodeUsers(nodeId));
             });
         }
-        heartbeat(address);
     }
 
     @Override
