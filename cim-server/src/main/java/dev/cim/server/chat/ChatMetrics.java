@@ -28,6 +28,7 @@ final class ChatMetrics {
     private final Counter loginsAccepted;
     private final Counter loginsCreated;
     private final Counter loginsRefused;
+    private final Counter loginsAbandoned;
     private final Counter logouts;
     private final Counter rateLimited;
     private final Counter received;
@@ -51,6 +52,8 @@ final class ChatMetrics {
                 .description("logins that created their account").register(registry);
         loginsRefused = Counter.builder("cim.logins").tag("outcome", "refused")
                 .description("logins refused").register(registry);
+        loginsAbandoned = Counter.builder("cim.logins").tag("outcome", "abandoned")
+                .description("logins not checked: their connection had ended while they waited").register(registry);
         rateLimited = Counter.builder("cim.messages.refused").tag("reason", "rate-limited")
                 .description("messages refused because their sender went over the rate limit").register(registry);
         logouts = Counter.builder("cim.sessions.closed").description("sessions closed").register(registry);
@@ -95,6 +98,10 @@ final class ChatMetrics {
 
     void loginRefused() {
         loginsRefused.increment();
+    }
+
+    void loginAbandoned() {
+        loginsAbandoned.increment();
     }
 
     void rateLimited() {

@@ -90,6 +90,13 @@ final class Logins {
         AccountService.Attempt attempt = new AccountService.Attempt(name, login.getPassword(), login.getToken(),
                 connection.remoteHost());
         blocking.execute(() -> {
+            if (!connection.isOpen()) {
+                // Its connection ended while the login waited its turn (the login deadline, the
+                // client gone): no password hash for nobody, or a flood of logins that give up
+                // keeps the queue full of work whose answer nobody reads.
+                metrics.loginAbandoned();
+                return;
+            }
             LoginOutcome outcome;
             try {
                 outcome = accounts.login(attempt);

@@ -16,7 +16,10 @@ import java.util.concurrent.TimeUnit;
  *   <li><b>Idle:</b> a connection that sends no frame for {@code idleTimeout} is closed. Only whole
  *       frames count (a byte at a time does not keep a connection alive), and only while the server
  *       is reading it: when the server has paused reading a client that sends faster than it can
- *       handle, that silence is the server's doing, not the client's.</li>
+ *       handle, that silence is the server's doing, not the client's. Nor does it count before the
+ *       login is answered: a client waiting for its answer sends nothing, and a login that takes long
+ *       (a busy server checking passwords) is the server's doing too; the idle time counts from the
+ *       login, the login deadline bounds what comes before it.</li>
  *   <li><b>Login:</b> a connection that has not logged in {@code loginTimeout} after it was accepted
  *       is closed, whatever it sends: traffic does not extend the deadline. On a TLS port the
  *       handshake comes first and counts against it too; a connection whose handshake has not
@@ -68,8 +71,12 @@ final class ReadDeadline extends ChannelDuplexHandler {
             return;
         }
         long silent = ticker.nanoTime() - lastFrame;
-        if (paused || silent < idleNanos) {
-            schedule(ctx, paused ? idleNanos : idleNanos - silent);
+        if (paused || !loggedIn) {
+            schedule(ctx, idleNanos);
+            return;
+        }
+        if (silent < idleNanos) {
+            schedule(ctx, idleNanos - silent);
             return;
         }
         if (!ctx.channel().isWritable()) {
@@ -85,6 +92,7 @@ final class ReadDeadline extends ChannelDuplexHandler {
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
         if (event == LoggedIn.INSTANCE) {
             loggedIn = true;
+            lastFrame = ticker.nanoTime();
         }
         super.userEventTriggered(ctx, event);
     }

@@ -116,6 +116,29 @@ class ReadDeadlineTest {
     }
 
     @Test
+    void idleDeadline_countsFromTheLogin_notWhileTheClientWaitsForItsAnswer() {
+        EmbeddedChannel slowLogin = new EmbeddedChannel();
+        try {
+            slowLogin.freezeTime();
+            Duration idle = Duration.ofSeconds(2);
+            slowLogin.pipeline().addLast(new ReadDeadline(idle, LOGIN));
+            slowLogin.advanceTimeBy(LOGIN.minus(NANO).toNanos(), TimeUnit.NANOSECONDS); // the server checks the password
+            slowLogin.runScheduledPendingTasks();
+            assertThat(slowLogin.isOpen()).as("silent for longer than the idle timeout, waiting for its answer").isTrue();
+
+            slowLogin.pipeline().fireUserEventTriggered(LoggedIn.INSTANCE);
+            slowLogin.advanceTimeBy(idle.minus(NANO).toNanos(), TimeUnit.NANOSECONDS);
+            slowLogin.runScheduledPendingTasks();
+            assertThat(slowLogin.isOpen()).as("1 ns before the idle timeout after the login").isTrue();
+            slowLogin.advanceTimeBy(1, TimeUnit.NANOSECONDS);
+            slowLogin.runScheduledPendingTasks();
+            assertThat(slowLogin.isOpen()).as("silent for the idle timeout after the login").isFalse();
+        } finally {
+            slowLogin.finishAndReleaseAll();
+        }
+    }
+
+    @Test
     void idleDeadline_aPeerThatReadsNothing_isClosedWithoutAnErrorFrameItWouldNotRead() {
         loggedIn();
         channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(8, 16));
