@@ -23,7 +23,9 @@ import org.springframework.data.redis.core.ZSetOperations;
  * Conversation logs as Redis streams ({@link RedisKeys#log}), one per conversation, each entry one
  * field {@code c}, the serialized {@code Chat} (as in an inbox): a message of a 10,000-member group is
  * kept once. Stream ids are the positions, and grow with time, so a log is trimmed by id to the
- * history's retention, and by length to its size limit, as messages are appended.
+ * history's retention, and by length to its size limit, as messages are appended. A batch of
+ * messages is written with one script call for their logs and one for their users' indexes of
+ * conversations (one per hash slot on a Redis Cluster): Redis's cost is mostly per call.
  *
  * <h3>Search</h3>
  * A bounded scan in Redis, one Lua call per conversation and step: it reads back from a position at
@@ -36,25 +38,41 @@ public final class RedisConversationLog implements ConversationLog {
 
     private static final Logger log = LoggerFactory.getLogger(RedisConversationLog.class);
 
-    // KEYS: log. ARGV: min id to keep, max entries, ttl ms, chat... Appends, trims, and keeps the log
-    // for ttl after its last message. Returns the ids.
+    // KEYS: logs. ARGV: min id to keep, max entries, ttl ms, then for each log: n, chat 1..n. Appends,
+    // trims, and keeps each log for ttl after its last message. Returns how many were appended.
     private static final LuaScript APPEND = new LuaScript("log-append", """
-            local ids = {}
-            for i = 4, #ARGV do
-              table.insert(ids, redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'c', ARGV[i]))
+            local a, appended = 4, 0
+            for k = 1, #KEYS do
+              local n = tonumber(ARGV[a])
+              for i = a + 1, a + n do
+                redis.call('XADD', KEYS[k], 'MAXLEN', '~', ARGV[2], '*', 'c', ARGV[i])
+              end
+              a = a + n + 1
+              appended = appended + n
+              redis.call('XTRIM', KEYS[k], 'MINID', '~', ARGV[1])
+              redis.call('PEXPIRE', KEYS[k], ARGV[3])
             end
-            redis.call('XTRIM', KEYS[1], 'MINID', '~', ARGV[1])
-            redis.call('PEXPIRE', KEYS[1], ARGV[3])
-            return ids
+            return appended
             """);
 
-    // KEYS: a user's conversations. ARGV: now ms, ttl ms, conversation, ms, conversation, ms...
+    // KEYS: users' conversation indexes. ARGV: now ms, ttl ms, then for each index: n, conversation,
+    // ms (n pairs). Conversations older than the ttl leave an index when a new one joins it (only that
+    // makes it grow); the index goes ttl after its last touch.
     private static final LuaScript TOUCH = new LuaScript("log-touch", """
-            for i = 3, #ARGV, 2 do
-              redis.call('ZADD', KEYS[1], 'GT', ARGV[i + 1], ARGV[i])
+            local a = 3
+            local oldest = '(' .. (tonumber(ARGV[1]) - tonumber(ARGV[2]))
+            for k = 1, #KEYS do
+              local n = tonumber(ARGV[a])
+              local added = 0
+              for i = a + 1, a + 2 * n, 2 do
+                added = added + redis.call('ZADD', KEYS[k], 'GT', ARGV[i + 1], ARGV[i])
+              end
+              a = a + 2 * n + 1
+              if added > 0 then
+                redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', oldest)
+              end
+              redis.call('PEXPIRE', KEYS[k], ARGV[2])
             end
-            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (tonumber(ARGV[1]) - tonumber(ARGV[2])))
-            redis.call('PEXPIRE', KEYS[1], ARGV[2])
             return 0
             """);
 
@@ -130,9 +148,11 @@ public final class RedisConversationLog implements ConversationLog {
             """);
 
     private final RedisTemplate<String, byte[]> redis;
+    private final SlotGroups slots;
 
     public RedisConversationLog(RedisTemplate<String, byte[]> redis) {
         this.redis = redis;
+        this.slots = new SlotGroups(redis.getRequiredConnectionFactory());
     }
 
     @Override
@@ -156,26 +176,38 @@ public final class RedisConversationLog implements ConversationLog {
                         chat.getSentAtMillis(), Math::max);
             }
         }
-        List<LuaScript.Call> appends = new ArrayList<>(byConversation.size());
-        byConversation.forEach((conversation, list) -> {
-            List<byte[]> args = new ArrayList<>(list.size() + 3);
+        List<LuaScript.Call> appends = new ArrayList<>();
+        for (List<Map.Entry<Conversation, List<Chat>>> group : slots.split(byConversation.entrySet(),
+                e -> RedisBytes.of(RedisKeys.log(e.getKey())))) {
+            List<byte[]> keys = new ArrayList<>(group.size());
+            List<byte[]> args = new ArrayList<>(3 + group.size() + chats.size());
             args.add(RedisBytes.of(keepAfterMillis + "-0"));
             args.add(RedisBytes.of(maxEntries));
             args.add(RedisBytes.of(ttl));
-            list.forEach(chat -> args.add(chat.toByteArray()));
-            appends.add(new LuaScript.Call(List.of(RedisBytes.of(RedisKeys.log(conversation))), args));
-        });
-        List<LuaScript.Call> touches = new ArrayList<>(touched.size());
-        touched.forEach((user, conversations) -> {
-            List<byte[]> args = new ArrayList<>(2 + conversations.size() * 2);
+            for (Map.Entry<Conversation, List<Chat>> log : group) {
+                keys.add(RedisBytes.of(RedisKeys.log(log.getKey())));
+                args.add(RedisBytes.of(log.getValue().size()));
+                log.getValue().forEach(chat -> args.add(chat.toByteArray()));
+            }
+            appends.add(new LuaScript.Call(keys, args));
+        }
+        List<LuaScript.Call> touches = new ArrayList<>();
+        for (List<Map.Entry<String, Map<String, Long>>> group : slots.split(touched.entrySet(),
+                e -> RedisBytes.of(RedisKeys.conversationsOf(e.getKey())))) {
+            List<byte[]> keys = new ArrayList<>(group.size());
+            List<byte[]> args = new ArrayList<>(2 + group.size() * 3);
             args.add(RedisBytes.of(now));
             args.add(RedisBytes.of(ttl));
-            conversations.forEach((id, at) -> {
-                args.add(RedisBytes.of(id));
-                args.add(RedisBytes.of(at));
-            });
-            touches.add(new LuaScript.Call(List.of(RedisBytes.of(RedisKeys.conversationsOf(user))), args));
-        });
+            for (Map.Entry<String, Map<String, Long>> index : group) {
+                keys.add(RedisBytes.of(RedisKeys.conversationsOf(index.getKey())));
+                args.add(RedisBytes.of(index.getValue().size()));
+                index.getValue().forEach((id, at) -> {
+                    args.add(RedisBytes.of(id));
+                    args.add(RedisBytes.of(at));
+                });
+            }
+            touches.add(new LuaScript.Call(keys, args));
+        }
         failOnFirst(APPEND.runAll(redis, appends));
         failOnFirst(TOUCH.runAll(redis, touches));
     }

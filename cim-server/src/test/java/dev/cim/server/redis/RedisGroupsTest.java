@@ -155,6 +155,55 @@ class RedisGroupsTest {
     }
 
     @Test
+    void privateLogs_ofManyConversationsInOneBatch_eachHoldItsOwnInOrder_andEachUserIndexesTheirs() {
+        String alice = name("alice");
+        String bob = name("bob");
+        String carol = name("carol");
+        List<Chat> chats = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            switch (i % 3) {
+                case 0 -> chats.add(chat(alice, bob, "ab" + i, NOW + i));
+                case 1 -> chats.add(chat(carol, alice, "ca" + i, NOW + i));
+                default -> chats.add(chat(bob, carol, "bc" + i, NOW + i));
+            }
+        }
+
+        logs.append(chats, NOW + 30, Duration.ofDays(30), 1000);
+
+        assertThat(logs.after(Conversation.between(alice, bob), "", 100)).extracting(e -> e.chat().getText())
+                .containsExactly("ab0", "ab3", "ab6", "ab9", "ab12", "ab15", "ab18", "ab21", "ab24", "ab27");
+        assertThat(logs.after(Conversation.between(carol, alice), "", 100)).hasSize(10)
+                .allSatisfy(e -> assertThat(e.chat().getText()).startsWith("ca"));
+        assertThat(logs.after(Conversation.between(bob, carol), "", 100)).hasSize(10)
+                .allSatisfy(e -> assertThat(e.chat().getText()).startsWith("bc"));
+        assertThat(logs.recent(alice, NOW, 10)).containsExactly(
+                new ConversationLog.Recent(Conversation.between(alice, carol), NOW + 28),
+                new ConversationLog.Recent(Conversation.between(alice, bob), NOW + 27));
+        assertThat(logs.recent(carol, NOW, 10)).containsExactly(
+                new ConversationLog.Recent(Conversation.between(bob, carol), NOW + 29),
+                new ConversationLog.Recent(Conversation.between(alice, carol), NOW + 28));
+    }
+
+    @Test
+    void userIndex_dropsConversationsPastTheRetention_whenANewOneJoinsIt() {
+        String alice = name("alice");
+        String bob = name("bob");
+        String carol = name("carol");
+        Duration retention = Duration.ofMinutes(1);
+        logs.append(List.of(chat(alice, bob, "old", NOW - 10_000)), NOW, retention, 1000);
+        assertThat(logs.recent(alice, 0, 10)).extracting(ConversationLog.Recent::conversation)
+                .containsExactly(Conversation.between(alice, bob));
+
+        // 55 s on: the conversation with bob (10 s before NOW) is past the minute, the new one is not.
+        logs.append(List.of(chat(carol, alice, "new", NOW)), NOW + 55_000, retention, 1000);
+
+        assertThat(logs.recent(alice, 0, 10)).extracting(ConversationLog.Recent::conversation)
+                .containsExactly(Conversation.between(alice, carol));
+        assertThat(logs.recent(bob, 0, 10)).extracting(ConversationLog.Recent::conversation)
+                .as("bob's index had nothing new join it").containsExactly(Conversation.between(alice, bob));
+    }
+
+    @Test
     void search_matchesWholeWordsOfTheText_only_caseFolded_newestFirst_andResumesWhereItStopped() {
         String alice = name("alice");
         String lunch = name("lunch"); // a name holding the word: the sender's name is not searched
