@@ -5,14 +5,11 @@ import dev.cim.testkit.Ports;
 import dev.cim.testkit.Processes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -138,24 +135,17 @@ final class ChildServer implements AutoCloseable {
     }
 
     private void awaitListening() throws IOException {
-        long deadline = System.nanoTime() + START.toNanos();
-        while (System.nanoTime() < deadline) {
-            String output = Files.readString(log, StandardCharsets.UTF_8);
-            if (output.contains("listening on")) {
-                // Redis is up before the server listens: the context starts it first.
-                started = process.descendants().toList();
-                Matcher tls = TLS_BY.matcher(output);
-                security = tls.find() ? tls.group() : "plaintext";
-                return;
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the server exited with " + process.exitValue()
-                        + " before listening; its output:\n" + output);
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // polling the log, with a deadline
+        String output;
+        try {
+            output = ChildOutput.await(process, log, "listening on", START, "the server");
+        } catch (IllegalStateException e) {
+            close();
+            throw e;
         }
-        close();
-        throw new IllegalStateException("the server did not listen within " + START + "; see " + log);
+        // Redis is up before the server listens: the context starts it first.
+        started = process.descendants().toList();
+        Matcher tls = TLS_BY.matcher(output);
+        security = tls.find() ? tls.group() : "plaintext";
     }
 
     int port() {

@@ -43,7 +43,12 @@ final class ComparisonPart {
     private ComparisonPart() {
     }
 
-    static void run(Side base, Side other, Target target, LoadOptions options, Report report)
+    /** The mean closed-loop rates of the clean runs of each side. */
+    record Means(double base, double other) {
+    }
+
+    /** @return the sides' mean rates, or null when one side had no clean run */
+    static Means run(Side base, Side other, Target target, LoadOptions options, Report report)
             throws InterruptedException {
         int window = options.windows().stream().max(Integer::compare).orElseThrow();
         Pairs basePairs = new Pairs(base.clients());
@@ -74,7 +79,7 @@ final class ComparisonPart {
         }
         if (baseRates.isEmpty() || otherRates.isEmpty()) {
             report.note("part 1, " + base.name() + " and " + other.name() + ": no clean run of one of them, so no ratio");
-            return;
+            return null;
         }
         double baseMean = mean(baseRates);
         double otherMean = mean(otherRates);
@@ -88,6 +93,7 @@ final class ComparisonPart {
                 String.format(Locale.ROOT, "**%.3f** (%s costs %.1f %%; %s)", ratio, other.name(), (1 - ratio) * 100,
                         ratio >= target.minimum() ? "met" : "not met"),
                 target.text());
+        return new Means(baseMean, otherMean);
     }
 
     private static double mean(List<Double> values) {

@@ -186,6 +186,17 @@ final class LoadCommand {
         + "server, closed-loop runs alternating between them, and the ratio (default: ${DEFAULT-VALUE})"})
     String transport;
 
+    @Option(names = "--against", split = ",", description = {"part 1 only: two of server, relay (a minimal relay "
+        + "on the same protocol and transport, with no Redis and no acknowledgement wait) and relay-acked (the relay "
+        + "answering a send once its recipient acknowledged it), each a child process: closed-loop runs alternating "
+        + "between them, then p50/p99/p99.9 at 8 rates from 5 to 100 % of the faster one's; ratios are the first's "
+        + "over the second's"})
+    List<String> against;
+
+    @Option(names = "--plot", defaultValue = "latency-curve.png", description = "--against: where the latency "
+            + "curve's PNG is written (default: ${DEFAULT-VALUE})")
+    Path plot;
+
     @Option(names = "--tls-trust", description = "--tls=on with --port: a PEM file of the certificates to trust "
             + "(default: the JDK's trust store)")
     Path tlsTrust;
@@ -257,7 +268,8 @@ final class LoadCommand {
                 pick(historyMessages, 1_000_000, 2000),
                 pick(searchMessages, 100_000, 2000),
                 ioThreads, epoll, perSourceAddress, tlsMode(), pick(rounds, 4, 2), tlsTrust, tlsServerName,
-                transportMode());
+                transportMode(), against == null ? List.of() : against.stream().map(LoadOptions.Against::of).toList(),
+                plot);
     }
 
     private LoadOptions.TlsMode tlsMode() {

@@ -6,6 +6,7 @@ import dev.cim.common.tls.TlsProvider;
 import dev.cim.common.wheel.DelayScheduler;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -51,6 +52,11 @@ import java.util.concurrent.TimeUnit;
  * order 1, 2, 4, 5, 3. Every client shares one event loop group of {@code --io-threads} threads, of
  * the {@link NettyTransport} picked by {@code --epoll}. The generator stops by itself; a child
  * server is stopped on exit.
+ *
+ * <p>{@code --tls=both}, {@code --transport=both} and {@code --against=A,B} compare part 1 on two
+ * sides instead ({@link ComparisonPart}); {@code --against} measures the server against a minimal
+ * relay of the generator's own ({@code dev.cim.loadgen.relay.BareRelay}), with the latency curve
+ * ({@link LatencyCurve}) after the closed loop.
  */
 public final class LoadGenerator {
 
@@ -75,6 +81,9 @@ public final class LoadGenerator {
     }
 
     private static int run(LoadOptions options) throws Exception {
+        if (!options.against().isEmpty()) {
+            return compareAgainst(options);
+        }
         if (options.tls() == LoadOptions.TlsMode.BOTH) {
             return compareTls(options);
         }
@@ -184,7 +193,7 @@ public final class LoadGenerator {
             Dialer plainDialer = dialer(options, address(options, plain, webSocket), null, webSocket);
             Dialer tlsDialer = plainDialer.to(address(options, secure, webSocket), tls, webSocket);
             Report report = compare(options, "plaintext", plainDialer, plain.pid(), "TLS", tlsDialer, secure.pid(),
-                    new ComparisonPart.Target(0.75, "≥ 0.75 (TLS costs at most 25 %)"));
+                    new ComparisonPart.Target(0.75, "≥ 0.75 (TLS costs at most 25 %)"), null);
             report.note("TLS: server " + secure.security());
             for (ChildServer child : List.of(plain, secure)) {
                 if (!child.isAlive()) {
@@ -218,7 +227,7 @@ public final class LoadGenerator {
             Dialer tcp = dialer(options, address(options, child, false), clientTls, false);
             Dialer webSocket = tcp.to(address(options, child, true), clientTls, true);
             Report report = compare(options, "TCP", tcp, child.pid(), "WebSocket", webSocket, child.pid(),
-                    new ComparisonPart.Target(0.7, "≥ 0.7 of TCP"));
+                    new ComparisonPart.Target(0.7, "≥ 0.7 of TCP"), null);
             report.note("both pools on the one server, " + child.security() + "; WebSocket: binary messages, "
                     + "subprotocol cim.proto, one envelope per message");
             if (!child.isAlive()) {
@@ -233,6 +242,64 @@ public final class LoadGenerator {
         return 0;
     }
 
+    /** One side of {@code --against}: a child process the clients connect to. */
+    private record Against(String name, int port, long pid, String description, AutoCloseable process,
+            java.util.function.BooleanSupplier alive) {
+
+        static Against start(LoadOptions.Against side, LoadOptions options) throws IOException {
+            if (side == LoadOptions.Against.SERVER) {
+                ChildServer child = ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
+                        options.serverArgs(), false);
+                return new Against(side.label(), child.port(), child.pid(), describe(child), child, child::isAlive);
+            }
+            ChildRelay relay = ChildRelay.start(options.serverHeap(), side == LoadOptions.Against.RELAY_ACKED);
+            return new Against(side.label(), relay.port(), relay.pid(), relay.describe(), relay, relay::isAlive);
+        }
+    }
+
+    /**
+     * {@code --against=A,B}: part 1 on two child processes (the server, the minimal relay, or the
+     * relay waiting for acknowledgements), each with its own pool of {@code --users}: the closed
+     * loop alternated ({@link ComparisonPart}), then the latency curve ({@link LatencyCurve}). A is
+     * measured against B: ratios are A's over B's.
+     */
+    private static int compareAgainst(LoadOptions options) throws Exception {
+        LoadOptions.Against first = options.against().get(0);
+        LoadOptions.Against anchor = options.against().get(1);
+        progress("starting " + anchor.label() + " and " + first.label());
+        Against base = Against.start(anchor, options);
+        Against other = null;
+        try {
+            other = Against.start(first, options);
+            Dialer baseDialer = dialer(options, new InetSocketAddress(options.host(), base.port()), null, false);
+            Dialer otherDialer = baseDialer.to(new InetSocketAddress(options.host(), other.port()), null, false);
+            boolean serverOnRelay = first == LoadOptions.Against.SERVER && anchor == LoadOptions.Against.RELAY;
+            Report report = compare(options, base.name(), baseDialer, base.pid(), other.name(), otherDialer, other.pid(),
+                    serverOnRelay ? new ComparisonPart.Target(0.9, "≥ 0.9 of the relay's")
+                            : new ComparisonPart.Target(0, ""),
+                    serverOnRelay ? new ComparisonPart.Target(0.8, "≥ 0.8 of the relay's")
+                            : new ComparisonPart.Target(0, ""));
+            report.note("relay: dev.cim.loadgen.relay.BareRelay, the same codec, transport, event-loop settings and "
+                    + "receipt batching as the server; no Redis, no deadlines or limits, no storage (its javadoc says "
+                    + "what it skips)");
+            for (Against side : List.of(base, other)) {
+                if (!side.alive().getAsBoolean()) {
+                    report.note(side.name() + ": the process died during the run");
+                }
+            }
+            String title = (options.quick() ? "cim load run (--quick smoke test)" : "cim load run") + ", part 1: "
+                    + first.label() + " against " + anchor.label();
+            System.out.println(report.render(title, base.name() + ": " + base.description() + "; " + other.name()
+                    + ": " + other.description(), Report.command()));
+        } finally {
+            if (other != null) {
+                other.process().close();
+            }
+            base.process().close();
+        }
+        return 0;
+    }
+
     private static InetSocketAddress address(LoadOptions options, ChildServer child, boolean webSocket) {
         return new InetSocketAddress(options.host(), webSocket ? child.webPort() : child.port());
     }
@@ -242,7 +309,8 @@ public final class LoadGenerator {
      * and wheel) and runs {@link ComparisonPart} between them.
      */
     private static Report compare(LoadOptions options, String baseName, Dialer base, long basePid, String otherName,
-            Dialer other, long otherPid, ComparisonPart.Target target) throws InterruptedException {
+            Dialer other, long otherPid, ComparisonPart.Target target, ComparisonPart.Target curve)
+            throws InterruptedException {
         String prefix = HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt()) + "-";
         Report report = new Report();
         if (options.quick()) {
@@ -260,9 +328,16 @@ public final class LoadGenerator {
                 report.note("too few users logged in: no comparison");
             } else {
                 progress("part 1, " + baseName + " and " + otherName + ", alternated");
-                ComparisonPart.run(new ComparisonPart.Side(baseName, baseUsers.clients(), new CpuMeter(basePid)),
-                        new ComparisonPart.Side(otherName, otherUsers.clients(), new CpuMeter(otherPid)), target,
-                        options, report);
+                ComparisonPart.Side baseSide = new ComparisonPart.Side(baseName, baseUsers.clients(),
+                        new CpuMeter(basePid));
+                ComparisonPart.Side otherSide = new ComparisonPart.Side(otherName, otherUsers.clients(),
+                        new CpuMeter(otherPid));
+                ComparisonPart.Means means = ComparisonPart.run(baseSide, otherSide, target, options, report);
+                if (curve != null && means != null) {
+                    progress("part 1, latency curve of " + otherName + " and " + baseName);
+                    LatencyCurve.run(baseSide, otherSide, Math.max(means.base(), means.other()), curve, options,
+                            report);
+                }
             }
             report.note(baseName + " pool connections: " + basePool.counters() + "; " + otherName
                     + " pool connections: " + otherPool.counters());

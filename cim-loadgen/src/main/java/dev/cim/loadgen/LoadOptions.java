@@ -81,6 +81,9 @@ import java.util.Set;
  *                         for, or null for the host
  * @param transport        the clients' connections: TCP to the chat port, WebSocket to the web
  *                         port's {@code /ws} (a child server only), or both compared (part 1 only)
+ * @param against          empty, or two sides compared in part 1 (closed loop and latency curve),
+ *                         the first measured against the second: the server or the minimal relay
+ * @param plot             {@code against}: where the latency curve's PNG goes
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
         List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users,
@@ -90,7 +93,8 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         int onlineMessages, int onlineUsers, Duration onlineLoginWindow, int series, Recurrence seriesRule,
         Duration seriesDuration, Duration tick, int groupMembers, int groupRounds, int groupWindow,
         Duration groupDuration, int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads,
-        boolean epoll, int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport) {
+        boolean epoll, int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport,
+        List<Against> against, Path plot) {
 
     /** Whether the chat connections speak TLS. */
     enum TlsMode {
@@ -110,6 +114,35 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         WEBSOCKET,
         /** Part 1 only: a TCP and a WebSocket pool on one child server, runs alternating between them. */
         BOTH
+    }
+
+    /** What part 1 can run against when comparing ({@code --against}). */
+    enum Against {
+        /** The cim server jar, as a child process with its embedded Redis. */
+        SERVER("server"),
+        /** The minimal relay ({@code dev.cim.loadgen.relay.BareRelay}), answering a send on hand-over. */
+        RELAY("relay"),
+        /** The minimal relay answering a send once its recipient acknowledged it. */
+        RELAY_ACKED("relay-acked");
+
+        private final String label;
+
+        Against(String label) {
+            this.label = label;
+        }
+
+        String label() {
+            return label;
+        }
+
+        static Against of(String label) {
+            for (Against side : values()) {
+                if (side.label.equals(label.strip())) {
+                    return side;
+                }
+            }
+            throw new IllegalArgumentException("--against: '" + label + "' (expected: server, relay or relay-acked)");
+        }
     }
 
     LoadOptions {
@@ -172,6 +205,16 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         if (transport == TransportMode.BOTH && (!parts.equals(Set.of(1)) || tls == TlsMode.BOTH)) {
             throw new IllegalArgumentException("--transport=both compares part 1 over TCP and WebSocket on one child "
                     + "server (expected: --parts=1 and not --tls=both)");
+        }
+        against = List.copyOf(against);
+        if (!against.isEmpty() && (against.size() != 2 || against.get(0) == against.get(1))) {
+            throw new IllegalArgumentException("--against: " + against.stream().map(Against::label).toList()
+                    + " (expected: two different sides, e.g. --against=server,relay)");
+        }
+        if (!against.isEmpty() && (!parts.equals(Set.of(1)) || port != 0 || tls != TlsMode.OFF
+                || transport != TransportMode.TCP)) {
+            throw new IllegalArgumentException("--against compares part 1 on child processes over plaintext TCP "
+                    + "(expected: --parts=1, no --port, --tls=off, --transport=tcp)");
         }
         if ((tlsTrust != null || tlsServerName != null) && (tls != TlsMode.ON || port == 0)) {
             throw new IllegalArgumentException("--tls-trust and --tls-server-name are for --tls=on against an "

@@ -75,6 +75,33 @@ class LoadCommandTest {
     }
 
     @Test
+    void against_readsTwoDifferentSides_forPartOneOnChildProcessesOverPlaintextTcp() {
+        assertThat(LoadOptions.parse(new String[] {}).against()).isEmpty();
+        LoadOptions options = LoadOptions.parse(new String[] {"--against=server,relay", "--parts=1"});
+        assertThat(options.against()).containsExactly(LoadOptions.Against.SERVER, LoadOptions.Against.RELAY);
+        assertThat(options.plot()).isEqualTo(java.nio.file.Path.of("latency-curve.png"));
+        assertThat(LoadOptions.parse(new String[] {"--against=relay-acked,relay", "--parts=1", "--plot=x.png"}))
+                .satisfies(o -> assertThat(o.against()).containsExactly(LoadOptions.Against.RELAY_ACKED,
+                        LoadOptions.Against.RELAY))
+                .satisfies(o -> assertThat(o.plot()).isEqualTo(java.nio.file.Path.of("x.png")));
+
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--against=server,mqtt"}))
+                .withMessage("--against: 'mqtt' (expected: server, relay or relay-acked)");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LoadOptions.parse(new String[] {"--against=relay,relay", "--parts=1"}))
+                .withMessage("--against: [relay, relay] (expected: two different sides, e.g. --against=server,relay)");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> LoadOptions.parse(new String[] {"--against=server", "--parts=1"}))
+                .withMessageStartingWith("--against: [server] (expected: two different sides");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--against=server,relay"}))
+                .withMessage("--against compares part 1 on child processes over plaintext TCP (expected: --parts=1, "
+                        + "no --port, --tls=off, --transport=tcp)");
+        assertThatIllegalArgumentException().isThrownBy(
+                        () -> LoadOptions.parse(new String[] {"--against=server,relay", "--parts=1", "--tls=on"}))
+                .withMessageStartingWith("--against compares part 1 on child processes");
+    }
+
+    @Test
     void quick_givesSmokeTestDefaults_butExplicitValuesWin() {
         LoadOptions options = LoadOptions.parse(new String[] {"--quick", "--users=70", "--window=3,4", "--hold=1s"});
 

@@ -1,11 +1,14 @@
 package dev.cim.common.net;
 
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -46,6 +49,12 @@ public record NettyTransport(String name, Supplier<IoHandlerFactory> ioHandler,
      */
     public static final ByteBufAllocator ALLOCATOR = PooledByteBufAllocator.DEFAULT;
 
+    /**
+     * The write-buffer water marks of a server's connections: writes above the high mark are queued
+     * but the channel reads as unwritable (the server's per-session window bounds them).
+     */
+    public static final WriteBufferWaterMark SERVER_WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
+
     /** Epoll where available, else NIO. */
     public static NettyTransport best() {
         return Epoll.isAvailable() ? EPOLL : NIO;
@@ -71,5 +80,22 @@ public record NettyTransport(String name, Supplier<IoHandlerFactory> ioHandler,
             throw new IllegalArgumentException("threads: " + threads + " (expected: >= 0, 0 for Netty's default)");
         }
         return new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandler.get());
+    }
+
+    /**
+     * A server bootstrap of this transport with the settings of every cim server connection: a
+     * backlog of 1,024, TCP_NODELAY (chat frames are small and must not wait), the
+     * {@link #ALLOCATOR} and the {@link #SERVER_WATER_MARK}. The chat server and the load
+     * generator's relay both start from it, so the relay measured against the server runs the same
+     * sockets.
+     */
+    public ServerBootstrap serverBootstrap(EventLoopGroup acceptor, EventLoopGroup io) {
+        return new ServerBootstrap()
+                .group(acceptor, io)
+                .channel(serverSocket)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOCATOR, ALLOCATOR)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, SERVER_WATER_MARK);
     }
 }

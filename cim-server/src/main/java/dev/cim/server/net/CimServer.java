@@ -7,9 +7,7 @@ import dev.cim.server.chat.ChatService;
 import dev.cim.server.store.PresenceStore;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -53,8 +51,6 @@ public final class CimServer implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(CimServer.class);
     private static final long QUIET_MILLIS = 100;
     private static final long SHUTDOWN_TIMEOUT_MILLIS = 5_000;
-    /** Writes above this are queued but the channel reads as unwritable; the session's window bounds them. */
-    private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 1024 * 1024);
 
     /**
      * What the TCP server needs to know (the server module's properties, as plain values).
@@ -133,13 +129,7 @@ public final class CimServer implements SmartLifecycle {
         acceptor = transport.group(1, new DefaultThreadFactory("cim-accept"));
         io = transport.group(settings.ioThreads(), new DefaultThreadFactory("cim-io"));
         channels = new DefaultChannelGroup("cim-connections", GlobalEventExecutor.INSTANCE);
-        ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(acceptor, io)
-                .channel(transport.serverSocket())
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.ALLOCATOR, NettyTransport.ALLOCATOR)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+        ServerBootstrap bootstrap = transport.serverBootstrap(acceptor, io)
                 .childHandler(initializer = new CimServerInitializer(chat, channels, settings));
         try {
             serverChannel = bootstrap.bind(settings.host(), settings.port()).syncUninterruptibly().channel();

@@ -1,0 +1,97 @@
+package dev.cim.loadgen;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Part 1's latency curve on two sides ({@code --against}): send→receipt latency at eight offered
+ * rates, from 5 to 100 % of the faster side's closed-loop rate, each rate on both sides in turn
+ * (alternating which goes first), so that the knee of each curve shows against the other's. Each
+ * measured run ({@link PacedRun}, {@code --latency-duration}) follows two seconds of the same
+ * traffic that are not counted. The highest rate at which each side kept p99 within 5 ms, with
+ * nothing lost and everything offered, is read off the points; the curve is also drawn to a PNG
+ * ({@link CurvePlot}).
+ */
+final class LatencyCurve {
+
+    static final double[] FRACTIONS = {0.05, 0.10, 0.20, 0.35, 0.50, 0.65, 0.80, 1.00};
+    private static final Duration LEAD_IN = Duration.ofSeconds(2);
+    private static final long P99_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    /** One rate on one side. */
+    record Point(double offered, PacedRun.Result result) {
+
+        /** Within the bound, nothing lost, duplicated or left unoffered. */
+        boolean clean() {
+            return result.latency().p99() <= P99_BOUND_NANOS && result.notOffered() == 0
+                    && result.ledger().lost() == 0 && result.ledger().duplicates() == 0;
+        }
+    }
+
+    /** One side's curve. */
+    record Curve(String name, List<Point> points) {
+
+        /** The highest rate within the bound, or 0 if none. */
+        double highestWithinBound() {
+            return points.stream().filter(Point::clean).mapToDouble(Point::offered).max().orElse(0);
+        }
+    }
+
+    private LatencyCurve() {
+    }
+
+    /**
+     * @param top     the faster side's closed-loop rate: 100 % of the curve
+     * @param target  what the other side's share of the base's highest rate within the bound is held to
+     */
+    static void run(ComparisonPart.Side base, ComparisonPart.Side other, double top, ComparisonPart.Target target,
+            LoadOptions options, Report report) throws InterruptedException {
+        Curve baseCurve = new Curve(base.name(), new ArrayList<>());
+        Curve otherCurve = new Curve(other.name(), new ArrayList<>());
+        Pairs basePairs = new Pairs(base.clients());
+        Pairs otherPairs = new Pairs(other.clients());
+        for (int i = 0; i < FRACTIONS.length; i++) {
+            double rate = top * FRACTIONS[i];
+            boolean baseFirst = i % 2 == 0;
+            for (boolean isOther : baseFirst ? new boolean[] {false, true} : new boolean[] {true, false}) {
+                ComparisonPart.Side side = isOther ? other : base;
+                Pairs pairs = isOther ? otherPairs : basePairs;
+                String tag = "k" + i + (isOther ? "o" : "b");
+                new PacedRun(pairs, tag + "w", rate, LEAD_IN).run(side.cpu());
+                PacedRun.Result result = new PacedRun(pairs, tag, rate, options.latencyDuration()).run(side.cpu());
+                (isOther ? otherCurve : baseCurve).points().add(new Point(rate, result));
+            }
+            Point b = baseCurve.points().get(i);
+            Point o = otherCurve.points().get(i);
+            report.add(1, String.format(Locale.ROOT, "latency send→receipt at %.0f %% (%,.0f msg/s offered for %ss)",
+                            FRACTIONS[i] * 100, rate, options.latencyDuration().toMillis() / 1000.0),
+                    other.name() + ": " + describe(o) + "; " + base.name() + ": " + describe(b), "");
+        }
+        double baseHighest = baseCurve.highestWithinBound();
+        double otherHighest = otherCurve.highestWithinBound();
+        String ratio = baseHighest > 0 ? String.format(Locale.ROOT, "**%.2f**", otherHighest / baseHighest) : "no ratio";
+        report.add(1, "highest offered rate with p99 ≤ 5 ms (of the 8 points; nothing lost, all offered)",
+                String.format(Locale.ROOT, "%s %,.0f msg/s, %s %,.0f msg/s: %s%s", other.name(), otherHighest,
+                        base.name(), baseHighest, ratio, baseHighest > 0 && !target.text().isEmpty()
+                                ? (otherHighest / baseHighest >= target.minimum() ? " (met)" : " (not met)") : ""),
+                target.text());
+        try {
+            CurvePlot.write(options.plot(), List.of(otherCurve, baseCurve));
+            report.note("latency curve plotted to " + options.plot().toAbsolutePath());
+        } catch (IOException | RuntimeException e) {
+            report.note("latency curve: could not write " + options.plot() + ": " + e);
+        }
+    }
+
+    private static String describe(Point point) {
+        PacedRun.Result r = point.result();
+        return r.latency().toMillis() + ", " + r.cpu().replace("CPU per message: ", "CPU/msg ")
+                + (r.ledger().lost() + r.ledger().duplicates() > 0
+                        ? ", lost " + r.ledger().lost() + ", duplicated " + r.ledger().duplicates() : "")
+                + (r.notOffered() > 0 ? ", " + r.notOffered() + " not offered (pacer behind)" : "");
+    }
+}
