@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +26,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What waits to be written is bounded ({@value #MAX_BACKLOG} messages): a store that cannot keep
  * up (Redis slower than the traffic, or not answering) makes the history miss messages, counted and
- * logged, rather than the server's memory grow without end.
+ * logged, rather than the server's memory grow without end. A write that fails (Redis full or down)
+ * is counted too, and logged at most once every {@value #FAILURE_LOG_MILLIS} ms with how many
+ * failed meanwhile: a full Redis fails every batch, and a line per batch would cost the server more
+ * than its traffic (tens of thousands of lines a minute at 100,000 messages a second).
  */
 final class HistoryWriter implements Transcript {
 
@@ -33,6 +37,8 @@ final class HistoryWriter implements Transcript {
 
     /** Messages noted and not yet written, at most. */
     static final int MAX_BACKLOG = 200_000;
+    /** The least time between two lines about failed writes. */
+    static final long FAILURE_LOG_MILLIS = 10_000;
 
     private final ConversationLog logs;
     private final Clock clock;
@@ -40,6 +46,10 @@ final class HistoryWriter implements Transcript {
     private final LaneBatches<Chat> batches;
     private final AtomicInteger backlog = new AtomicInteger();
     private final Counter dropped;
+    private final Counter failed;
+    /** When the last line about failed writes was logged (epoch ms), and the failures since. */
+    private final AtomicLong failureLoggedAt = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong failedSinceLogged = new AtomicLong();
 
     HistoryWriter(ConversationLog logs, UserLanes lanes, Clock clock, HistorySettings settings, MeterRegistry meters) {
         this.logs = logs;
@@ -48,6 +58,9 @@ final class HistoryWriter implements Transcript {
         this.batches = new LaneBatches<>(lanes, this::write);
         this.dropped = Counter.builder("cim.history.dropped")
                 .description("private messages left out of their conversation's history: its writes fell too far behind")
+                .register(meters);
+        this.failed = Counter.builder("cim.history.failed")
+                .description("private messages left out of their conversation's history: the store refused their write")
                 .register(meters);
         Gauge.builder("cim.history.backlog", backlog, AtomicInteger::get)
                 .description("private messages noted for the history and not yet written").register(meters);
@@ -75,9 +88,21 @@ final class HistoryWriter implements Transcript {
         try {
             logs.append(chats, clock.millis(), settings.retention(), settings.maxMessages());
         } catch (RuntimeException e) {
-            log.warn("Could not write {} messages to their conversations' history: {}", chats.size(), e.toString());
+            failed(chats.size(), e);
         } finally {
             backlog.addAndGet(-chats.size()); // held until written: they count while they wait on the store
+        }
+    }
+
+    private void failed(int messages, RuntimeException e) {
+        failed.increment(messages);
+        long since = failedSinceLogged.addAndGet(messages);
+        long now = clock.millis();
+        long last = failureLoggedAt.get();
+        if ((last == Long.MIN_VALUE || now - last >= FAILURE_LOG_MILLIS) && failureLoggedAt.compareAndSet(last, now)) {
+            failedSinceLogged.addAndGet(-since);
+            log.warn("Could not write {} messages to their conversations' history{}: {}", since,
+                    last == Long.MIN_VALUE ? "" : " in the last " + (now - last) / 1000 + " s", e.toString());
         }
     }
 }

@@ -3,6 +3,10 @@ package dev.cim.server.chat.history;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.cim.common.protocol.proto.Chat;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.store.Conversation;
@@ -10,11 +14,16 @@ import dev.cim.server.store.ConversationLog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** The history written behind the router: in order per conversation, bounded when the store falls behind. */
 class HistoryWriterTest {
@@ -23,9 +32,14 @@ class HistoryWriterTest {
     private final List<Chat> written = new CopyOnWriteArrayList<>();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final CountDownLatch storeAnswers = new CountDownLatch(1);
+    /** When set, every write fails with it. */
+    private volatile RuntimeException storeFails;
     private final ConversationLog log = new ConversationLog() {
         @Override
         public void append(List<Chat> chats, long nowMillis, Duration retention, long maxEntries) {
+            if (storeFails != null) {
+                throw storeFails;
+            }
             try {
                 storeAnswers.await();
             } catch (InterruptedException e) {
@@ -95,5 +109,60 @@ class HistoryWriterTest {
         storeAnswers.countDown();
         await().atMost(Duration.ofSeconds(30)).until(() -> written.size() == HistoryWriter.MAX_BACKLOG);
         assertThat(meters.get("cim.history.backlog").gauge().value()).isZero();
+    }
+
+    @Test
+    void failedWrites_areCounted_andLoggedAtMostOnceEveryTenSeconds_sayingHowMany() {
+        storeFails = new IllegalStateException("Redis is full");
+        AtomicLong now = new AtomicLong(1_000_000);
+        Clock clock = new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return Instant.ofEpochMilli(now.get());
+            }
+        };
+        HistoryWriter failing = new HistoryWriter(log, lanes, clock, new HistorySettings(Duration.ofDays(1), 1000),
+                meters);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger(HistoryWriter.class);
+        logger.addAppender(lines);
+        lines.start();
+        try {
+            for (int i = 0; i < 1000; i++) {
+                failing.record(chat("bob", i));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> meters.get("cim.history.failed").counter().count() == 1000);
+            now.addAndGet(HistoryWriter.FAILURE_LOG_MILLIS - 1);
+            failing.record(chat("bob", 1000));
+            await().atMost(Duration.ofSeconds(10)).until(() -> meters.get("cim.history.failed").counter().count() == 1001);
+            now.addAndGet(1);
+            failing.record(chat("bob", 1001));
+            await().atMost(Duration.ofSeconds(10)).until(() -> meters.get("cim.history.failed").counter().count() == 1002);
+
+            assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage).hasSize(2)
+                    .allSatisfy(line -> assertThat(line).endsWith("java.lang.IllegalStateException: Redis is full"))
+                    .last().satisfies(line -> assertThat(line).startsWith(
+                            "Could not write " + (1002 - firstLineCount(lines)) + " messages to their conversations' "
+                                    + "history in the last 10 s"));
+            assertThat(meters.get("cim.history.backlog").gauge().value()).isZero();
+        } finally {
+            logger.detachAppender(lines);
+        }
+    }
+
+    /** How many failures the first line counted: the first batch, however the lane cut the 1,000. */
+    private static long firstLineCount(ListAppender<ILoggingEvent> lines) {
+        String first = lines.list.get(0).getFormattedMessage();
+        return Long.parseLong(first.substring("Could not write ".length(), first.indexOf(" messages")));
     }
 }
