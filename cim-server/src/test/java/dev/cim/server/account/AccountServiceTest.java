@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cim.server.store.AccountStore;
 import dev.cim.server.store.AttemptCounters;
-import java.time.Clock;
+import dev.cim.server.support.StepClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,30 +17,6 @@ class AccountServiceTest {
 
     private static final String ADDRESS = "192.0.2.1";
     private static final String PASSWORD = "correct horse";
-
-    /** Time that moves only when a test moves it. */
-    static final class StepClock extends Clock {
-        Instant now = Instant.parse("2026-11-23T10:00:00Z");
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
 
     /**
      * Accounts in maps; the same contract as the Redis store (whose keeping of the tokens used last

@@ -11,16 +11,13 @@ import dev.cim.common.protocol.proto.Chat;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.store.Conversation;
 import dev.cim.server.store.ConversationLog;
+import dev.cim.server.support.StepClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -114,23 +111,7 @@ class HistoryWriterTest {
     @Test
     void failedWrites_areCounted_andLoggedAtMostOnceEveryTenSeconds_sayingHowMany() {
         storeFails = new IllegalStateException("Redis is full");
-        AtomicLong now = new AtomicLong(1_000_000);
-        Clock clock = new Clock() {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return Instant.ofEpochMilli(now.get());
-            }
-        };
+        StepClock clock = new StepClock();
         HistoryWriter failing = new HistoryWriter(log, lanes, clock, new HistorySettings(Duration.ofDays(1), 1000),
                 meters);
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
@@ -142,10 +123,10 @@ class HistoryWriterTest {
                 failing.record(chat("bob", i));
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> meters.get("cim.history.failed").counter().count() == 1000);
-            now.addAndGet(HistoryWriter.FAILURE_LOG_MILLIS - 1);
+            clock.advance(Duration.ofMillis(HistoryWriter.FAILURE_LOG_MILLIS - 1));
             failing.record(chat("bob", 1000));
             await().atMost(Duration.ofSeconds(10)).until(() -> meters.get("cim.history.failed").counter().count() == 1001);
-            now.addAndGet(1);
+            clock.advance(Duration.ofMillis(1));
             failing.record(chat("bob", 1001));
             await().atMost(Duration.ofSeconds(10)).until(() -> meters.get("cim.history.failed").counter().count() == 1002);
 
