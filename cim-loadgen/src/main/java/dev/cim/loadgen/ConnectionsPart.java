@@ -6,7 +6,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Part 3, connections held: opens {@code connections} more clients that log in and then only
- * heartbeat, holds them for {@code hold}, and reports what each costs the server.
+ * heartbeat, holds them for {@code hold}, and reports what each costs the server: memory, and the
+ * server's CPU at rest (the first half of the hold but its first seconds, heartbeats only). In the second half 1 % of them
+ * chat ({@value #CHAT_PER_USER_PER_SECOND} private message a second each, between random pairs of
+ * them), and the p99 of that traffic is reported with the rest idle around it. Then every client
+ * leaves and the same users log in again, as after a restart: the login rate for existing accounts
+ * (password and all, no session token).
  *
  * <p><b>Per connection</b> means (after - before) / connections held, where before and after are
  * {@link ServerProbe} readings taken right before opening and at the end of the hold, each after a
@@ -16,6 +21,9 @@ import java.util.concurrent.TimeUnit;
  * without {@code --server-pid}) memory is not read.
  */
 final class ConnectionsPart {
+
+    /** Messages a second each chatting user sends. */
+    static final int CHAT_PER_USER_PER_SECOND = 1;
 
     private ConnectionsPart() {
     }
@@ -35,37 +43,99 @@ final class ConnectionsPart {
         try (ClientPool pool = new ClientPool(dialer, true, 10)) {
             ClientPool.Opened opened = pool.open(prefix + "i", options.connections(), Duration.ofMinutes(10));
             int held = opened.clients().size();
-            report.add(3, String.format(Locale.ROOT, "idle clients logged in (of %,d asked)", options.connections()),
+            report.add(3, String.format(Locale.ROOT, "idle clients logged in, new accounts (of %,d asked)", options.connections()),
                     String.format(Locale.ROOT, "**%,d** in %.1f s (%,.0f logins/s); failed %,d%s", held,
                             opened.elapsed().toMillis() / 1000.0, held / Math.max(1e-3, opened.elapsed().toMillis() / 1000.0),
                             opened.failed(), opened.firstFailure().isEmpty() ? "" : " (first: " + opened.firstFailure() + ")"),
                     "≥ 15,000");
             long droppedBefore = pool.counters().dropped.sum();
-            long holdEnd = System.nanoTime() + options.hold().toNanos();
-            long minOpen = held;
-            while (System.nanoTime() < holdEnd) {
-                // Holding is the measurement; look at the connections once a second meanwhile.
-                TimeUnit.NANOSECONDS.sleep(Math.min(TimeUnit.SECONDS.toNanos(1), Math.max(0, holdEnd - System.nanoTime())));
-                minOpen = Math.min(minOpen, pool.openCount());
+            long holdStart = System.nanoTime();
+            long holdEnd = holdStart + options.hold().toNanos();
+            long restEnd = holdStart + options.hold().toNanos() / 2;
+            CpuMeter cpu = new CpuMeter(serverPid);
+            // What the logins set off (inbox reads, presence writes, the JIT) settles before the rest is read.
+            long settled = holdStart + Math.min(TimeUnit.SECONDS.toNanos(5), options.hold().toNanos() / 4);
+            long minOpen = Math.min(held, holdUntil(settled, pool));
+            CpuMeter.Reading restFrom = cpu.read();
+            long restStart = System.nanoTime();
+            minOpen = Math.min(minOpen, holdUntil(restEnd, pool));
+            CpuMeter.Reading restTo = cpu.read();
+            long restNanos = System.nanoTime() - restStart;
+            report.add(3, String.format(Locale.ROOT, "server CPU at rest, %,d idle connections heartbeating, over %.1f s",
+                            held, restNanos / 1e9), restShare(restFrom, restTo, restNanos), "≤ 5 % of a core");
+            int chatting = Math.max(2, held / 100);
+            if (held >= 2) {
+                Pairs pairs = new Pairs(opened.clients().subList(0, chatting));
+                Duration chatFor = Duration.ofNanos(Math.max(TimeUnit.SECONDS.toNanos(1), holdEnd - System.nanoTime()));
+                PacedRun.Result chat = new PacedRun(pairs, "idle-chat", chatting * CHAT_PER_USER_PER_SECOND,
+                        chatFor).run(cpu);
+                report.add(3, String.format(Locale.ROOT, "1 %% chatting among them: %,d users, %d msg/s each, for %.1f s",
+                                chatting, CHAT_PER_USER_PER_SECOND, chatFor.toMillis() / 1000.0),
+                        "send→receipt " + chat.latency().toMillis() + "; "
+                                + ThroughputPart.accounting(chat.ledger(), chat.receipts()), "");
             }
+            minOpen = Math.min(minOpen, holdUntil(holdEnd, pool));
             ServerProbe.Reading after = probe != null ? probe.read() : null;
             report.add(3, String.format(Locale.ROOT, "held for %ss with heartbeats", options.hold().toMillis() / 1000.0),
                     String.format(Locale.ROOT, "fewest open %,d; dropped during the hold %,d; whole pool: %s", minOpen,
                             pool.counters().dropped.sum() - droppedBefore, pool.counters()), "all held");
             if (probe == null || held == 0) {
-                report.add(3, "server memory per idle connection", "not read (no server pid)", "≤ 10 KB heap");
-                return;
+                report.add(3, "server memory per idle connection", "not read (no server pid)", "≤ 4 KB heap");
+            } else {
+                reportMemory(before, after, held, report);
             }
+            pool.close();
+            if (probe != null) {
+                awaitClosed(probe, before.openFiles());
+            }
+            relogin(dialer, prefix, held, report);
+        }
+    }
+
+    private static void reportMemory(ServerProbe.Reading before, ServerProbe.Reading after, int held, Report report) {
             report.add(3, "server live heap per idle connection (jcmd GC.run, then GC.heap_info used)",
                     String.format(Locale.ROOT, "**%s** (%s → %s)", perConnection(before.liveHeapBytes(),
                             after.liveHeapBytes(), held), MemoryGrowth.mib(before.liveHeapBytes()),
                             MemoryGrowth.mib(after.liveHeapBytes())),
-                    "≤ 10 KB");
+                    "≤ 4 KB");
             report.add(3, "server RSS per idle connection (/proc/pid/status VmRSS)",
                     String.format(Locale.ROOT, "%s (%s → %s); open fds %,d → %,d", perConnection(before.rssBytes(),
                             after.rssBytes(), held), MemoryGrowth.mib(before.rssBytes()),
                             MemoryGrowth.mib(after.rssBytes()), before.openFiles(), after.openFiles()), "");
+    }
+
+    /** The same users, gone, log in again: existing accounts, with their passwords. */
+    private static void relogin(Dialer dialer, String prefix, int users, Report report) throws InterruptedException {
+        try (ClientPool again = new ClientPool(dialer, true, 10)) {
+            ClientPool.Opened opened = again.open(prefix + "i", users, Duration.ofMinutes(10));
+            report.add(3, String.format(Locale.ROOT, "the same %,d users log in again (existing accounts, password)",
+                            users),
+                    String.format(Locale.ROOT, "**%,.0f logins/s** (%,d in %.1f s); failed %,d%s",
+                            opened.clients().size() / Math.max(1e-3, opened.elapsed().toMillis() / 1000.0),
+                            opened.clients().size(), opened.elapsed().toMillis() / 1000.0, opened.failed(),
+                            opened.firstFailure().isEmpty() ? "" : " (first: " + opened.firstFailure() + ")"),
+                    "≥ 1,000/s");
         }
+    }
+
+    /** Holds until {@code end}, looking at the pool once a second; returns the fewest open seen. */
+    private static long holdUntil(long end, ClientPool pool) throws InterruptedException {
+        long minOpen = Long.MAX_VALUE;
+        while (System.nanoTime() < end) {
+            // Holding is the measurement; look at the connections once a second meanwhile.
+            TimeUnit.NANOSECONDS.sleep(Math.min(TimeUnit.SECONDS.toNanos(1), Math.max(0, end - System.nanoTime())));
+            minOpen = Math.min(minOpen, pool.openCount());
+        }
+        return minOpen;
+    }
+
+    /** "1.23 % of a core": the server's CPU between two readings over {@code nanos}. */
+    private static String restShare(CpuMeter.Reading from, CpuMeter.Reading to, long nanos) {
+        if (from.server().isEmpty() || to.server().isEmpty()) {
+            return "not read (no server pid)";
+        }
+        double share = to.server().get().minus(from.server().get()).toNanos() * 100.0 / nanos;
+        return String.format(Locale.ROOT, "**%.2f %% of a core**", share);
     }
 
     /** Waits (up to 30 s) until the server holds no more files than before any client came. */
