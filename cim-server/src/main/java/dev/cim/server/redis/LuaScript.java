@@ -4,13 +4,8 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
@@ -22,14 +17,9 @@ import org.springframework.data.redis.core.script.DigestUtils;
  * declared, never built inside the script, so that every script is valid on a Redis Cluster; the
  * keys of one call share a hash tag.
  *
- * <p>{@link #runAll} runs it for many calls in one round trip: the calls are sent one after the other
- * on the shared connection and their answers awaited together (Spring's own pipelines take a
- * dedicated connection each, which without a pool is a new connection per batch).
+ * <p>{@link #runAll} runs it for many calls in one round trip ({@link RedisBatch}).
  */
 final class LuaScript {
-
-    /** How long a batch waits for its answers: Lettuce's own default command timeout. */
-    private static final Duration BATCH_TIMEOUT = Duration.ofSeconds(60);
 
     /** One call's keys and arguments. */
     record Call(List<byte[]> keys, List<byte[]> args) {
@@ -70,18 +60,15 @@ final class LuaScript {
             }
         }
         return redis.execute((RedisCallback<List<Object>>) connection -> {
-            @SuppressWarnings("unchecked")
-            RedisClusterAsyncCommands<byte[], byte[]> async =
-                    (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+            RedisClusterAsyncCommands<byte[], byte[]> async = RedisBatch.async(connection.getNativeConnection());
             List<RedisFuture<Object>> futures = new ArrayList<>(calls.size());
             for (Call call : calls) {
                 futures.add(async.evalsha(shaText, ScriptOutputType.MULTI, call.keys().toArray(byte[][]::new),
                         call.args().toArray(byte[][]::new)));
             }
-            long deadline = System.nanoTime() + BATCH_TIMEOUT.toNanos();
-            List<Object> results = new ArrayList<>(calls.size());
+            List<Object> results = RedisBatch.outcomes(futures);
             for (int i = 0; i < calls.size(); i++) {
-                Object result = outcome(futures.get(i), deadline);
+                Object result = results.get(i);
                 if (result instanceof RuntimeException e && isNoScript(e)) {
                     // Redis did not run it (it does not know the script yet): send it whole. The
                     // calls after it failed the same way, so order is kept.
@@ -92,23 +79,10 @@ final class LuaScript {
                         result = again;
                     }
                 }
-                results.add(result instanceof RuntimeException e ? RedisFull.translate(e) : result);
+                results.set(i, result instanceof RuntimeException e ? RedisFull.translate(e) : result);
             }
             return results;
         });
-    }
-
-    private static Object outcome(RedisFuture<Object> future, long deadline) {
-        try {
-            return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            return e.getCause() instanceof RuntimeException cause ? cause : new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for Redis", e);
-        } catch (TimeoutException e) {
-            throw new QueryTimeoutException("Redis did not answer a batch within " + BATCH_TIMEOUT, e);
-        }
     }
 
     private static byte[][] keysAndArgs(List<byte[]> keys, List<byte[]> args) {

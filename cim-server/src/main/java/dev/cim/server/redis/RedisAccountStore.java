@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -110,11 +109,10 @@ public final class RedisAccountStore implements AccountStore {
     public Set<String> existing(Collection<String> users) {
         List<String> asked = List.copyOf(users);
         // One EXISTS per name, pipelined: each key on its own slot, so valid on a cluster too.
-        List<Object> answers = redis.executePipelined((RedisCallback<Object>) c -> {
+        List<Object> answers = RedisBatch.run(redis, (r, sent) -> {
             for (String user : asked) {
-                c.keyCommands().exists(RedisBytes.of(RedisKeys.account(user)));
+                sent.add(r.exists(RedisBytes.of(RedisKeys.account(user))));
             }
-            return null;
         });
         Set<String> found = new HashSet<>();
         for (int i = 0; i < asked.size(); i++) {
@@ -158,11 +156,10 @@ public final class RedisAccountStore implements AccountStore {
         List<String> asked = List.copyOf(users);
         byte[] field = RedisBytes.of(ZONE);
         // One HGET per name, pipelined: each account on its own slot, so valid on a cluster too.
-        List<Object> answers = redis.executePipelined((RedisCallback<Object>) c -> {
+        List<Object> answers = RedisBatch.run(redis, (r, sent) -> {
             for (String user : asked) {
-                c.hashCommands().hGet(RedisBytes.of(RedisKeys.account(user)), field);
+                sent.add(r.hget(RedisBytes.of(RedisKeys.account(user)), field));
             }
-            return null;
         });
         Map<String, String> zones = new HashMap<>();
         for (int i = 0; i < asked.size(); i++) {

@@ -5,9 +5,6 @@ import dev.cim.server.store.OriginStore;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.core.RedisOperations;
-import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Origin watermarks as {@code cim:{u:<user>}:origins} hashes of origin &rarr; watermark, expiring with disuse. */
@@ -32,19 +29,16 @@ public final class RedisOriginStore implements OriginStore {
 
     @Override
     public void save(Map<String, Map<Long, Long>> watermarks) {
-        redis.executePipelined(new SessionCallback<Object>() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public <K, V> Object execute(RedisOperations<K, V> operations) throws DataAccessException {
-                RedisOperations<String, String> ops = (RedisOperations<String, String>) operations;
-                watermarks.forEach((user, origins) -> {
-                    Map<String, String> fields = new HashMap<>();
-                    origins.forEach((origin, watermark) -> fields.put(MessageIds.origin(origin), Long.toString(watermark)));
-                    ops.opsForHash().putAll(RedisKeys.origins(user), fields);
-                    ops.expire(RedisKeys.origins(user), retention);
-                });
-                return null;
-            }
-        });
+        if (watermarks.isEmpty()) {
+            return;
+        }
+        RedisBatch.run(redis, (r, sent) -> watermarks.forEach((user, origins) -> {
+            Map<byte[], byte[]> fields = new HashMap<>();
+            origins.forEach((origin, watermark) -> fields.put(RedisBytes.of(MessageIds.origin(origin)),
+                    RedisBytes.of(watermark)));
+            byte[] key = RedisBytes.of(RedisKeys.origins(user));
+            sent.add(r.hset(key, fields));
+            sent.add(r.pexpire(key, retention));
+        }));
     }
 }

@@ -1,6 +1,7 @@
 package dev.cim.server.redis;
 
 import dev.cim.server.store.PresenceStore;
+import io.lettuce.core.SetArgs;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -9,9 +10,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.core.RedisOperations;
-import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -30,6 +28,8 @@ public final class RedisPresenceStore implements PresenceStore {
     private final Duration ttl;
     private final Duration nodeTtl;
     private final LongSupplier clock;
+    /** {@link #nodeId} as Redis holds it: the field of this node in each presence hash. */
+    private final byte[] node;
 
     /**
      * @param ttl     how long the presence of this node's users lives without a refresh
@@ -42,6 +42,7 @@ public final class RedisPresenceStore implements PresenceStore {
         this.ttl = ttl;
         this.nodeTtl = nodeTtl;
         this.clock = clock;
+        this.node = RedisBytes.of(nodeId);
     }
 
     @Override
@@ -59,18 +60,18 @@ public final class RedisPresenceStore implements PresenceStore {
         heartbeat(address); // first, as the first Redis call of a start: its failure says why (a wrong password)
         Set<String> stale = redis.opsForSet().members(RedisKeys.nodeUsers(nodeId));
         if (stale != null && !stale.isEmpty()) {
-            pipelined(ops -> {
-                stale.forEach(user -> ops.opsForHash().delete(RedisKeys.presence(user), nodeId));
-                ops.delete(RedisKeys.nodeUsers(nodeId));
+            batch((r, sent) -> {
+                stale.forEach(user -> sent.add(r.hdel(key(RedisKeys.presence(user)), node)));
+                sent.add(r.del(key(RedisKeys.nodeUsers(nodeId))));
             });
         }
     }
 
     @Override
     public void heartbeat(String address) {
-        pipelined(ops -> {
-            ops.opsForValue().set(RedisKeys.node(nodeId), address, nodeTtl);
-            ops.opsForSet().add(RedisKeys.NODES, nodeId);
+        batch((r, sent) -> {
+            sent.add(r.set(key(RedisKeys.node(nodeId)), RedisBytes.of(address), SetArgs.Builder.px(nodeTtl)));
+            sent.add(r.sadd(key(RedisKeys.NODES), node));
         });
     }
 
@@ -81,17 +82,18 @@ public final class RedisPresenceStore implements PresenceStore {
     @Override
     public void sessions(String user, int sessions) {
         if (sessions > 0) {
-            String value = field(sessions);
-            pipelined(ops -> {
-                ops.opsForHash().put(RedisKeys.presence(user), nodeId, value);
-                ops.expire(RedisKeys.presence(user), ttl);
-                ops.opsForSet().add(RedisKeys.nodeUsers(nodeId), user);
-                ops.expire(RedisKeys.nodeUsers(nodeId), ttl);
+            byte[] value = RedisBytes.of(field(sessions));
+            batch((r, sent) -> {
+                byte[] presence = key(RedisKeys.presence(user));
+                sent.add(r.hset(presence, node, value));
+                sent.add(r.pexpire(presence, ttl));
+                sent.add(r.sadd(key(RedisKeys.nodeUsers(nodeId)), RedisBytes.of(user)));
+                sent.add(r.pexpire(key(RedisKeys.nodeUsers(nodeId)), ttl));
             });
         } else {
-            pipelined(ops -> {
-                ops.opsForHash().delete(RedisKeys.presence(user), nodeId);
-                ops.opsForSet().remove(RedisKeys.nodeUsers(nodeId), user);
+            batch((r, sent) -> {
+                sent.add(r.hdel(key(RedisKeys.presence(user)), node));
+                sent.add(r.srem(key(RedisKeys.nodeUsers(nodeId)), RedisBytes.of(user)));
             });
         }
     }
@@ -99,26 +101,29 @@ public final class RedisPresenceStore implements PresenceStore {
     @Override
     public void refresh(String address, Map<String, Integer> users) {
         // One round trip whatever the number of users.
-        pipelined(ops -> {
-            ops.opsForValue().set(RedisKeys.node(nodeId), address, nodeTtl);
-            ops.opsForSet().add(RedisKeys.NODES, nodeId);
+        batch((r, sent) -> {
+            sent.add(r.set(key(RedisKeys.node(nodeId)), RedisBytes.of(address), SetArgs.Builder.px(nodeTtl)));
+            sent.add(r.sadd(key(RedisKeys.NODES), node));
             users.forEach((user, sessions) -> {
-                ops.opsForHash().put(RedisKeys.presence(user), nodeId, field(sessions));
-                ops.expire(RedisKeys.presence(user), ttl);
+                byte[] presence = key(RedisKeys.presence(user));
+                sent.add(r.hset(presence, node, RedisBytes.of(field(sessions))));
+                sent.add(r.pexpire(presence, ttl));
             });
             if (!users.isEmpty()) {
-                ops.opsForSet().add(RedisKeys.nodeUsers(nodeId), users.keySet().toArray(String[]::new));
-                ops.expire(RedisKeys.nodeUsers(nodeId), ttl);
+                sent.add(r.sadd(key(RedisKeys.nodeUsers(nodeId)),
+                        users.keySet().stream().map(RedisBytes::of).toArray(byte[][]::new)));
+                sent.add(r.pexpire(key(RedisKeys.nodeUsers(nodeId)), ttl));
             }
         });
     }
 
     @Override
     public void unregisterNode(Iterable<String> users) {
-        pipelined(ops -> {
-            users.forEach(user -> ops.opsForHash().delete(RedisKeys.presence(user), nodeId));
-            ops.delete(List.of(RedisKeys.node(nodeId), RedisKeys.nodeUsers(nodeId)));
-            ops.opsForSet().remove(RedisKeys.NODES, nodeId);
+        batch((r, sent) -> {
+            users.forEach(user -> sent.add(r.hdel(key(RedisKeys.presence(user)), node)));
+            sent.add(r.del(key(RedisKeys.node(nodeId))));
+            sent.add(r.del(key(RedisKeys.nodeUsers(nodeId))));
+            sent.add(r.srem(key(RedisKeys.NODES), node));
         });
     }
 
@@ -172,19 +177,12 @@ public final class RedisPresenceStore implements PresenceStore {
         return live;
     }
 
-    private interface Commands {
-        void run(RedisOperations<String, String> ops);
+    private void batch(RedisBatch.Commands commands) {
+        RedisBatch.run(redis, commands);
     }
 
-    private void pipelined(Commands commands) {
-        redis.executePipelined(new SessionCallback<Object>() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public <K, V> Object execute(RedisOperations<K, V> operations) throws DataAccessException {
-                commands.run((RedisOperations<String, String>) operations);
-                return null;
-            }
-        });
+    private static byte[] key(String key) {
+        return RedisBytes.of(key);
     }
 
 }

@@ -529,11 +529,10 @@ public final class RedisScheduledStore implements ScheduledStore {
 
     @Override
     public long count() {
-        List<Object> counts = redis.executePipelined((RedisCallback<Object>) c -> {
+        List<Object> counts = RedisBatch.run(redis, (r, sent) -> {
             for (int b = 0; b < buckets; b++) {
-                c.hashCommands().hLen(RedisBytes.of(RedisKeys.scheduledBodies(b)));
+                sent.add(r.hlen(RedisBytes.of(RedisKeys.scheduledBodies(b))));
             }
-            return null;
         });
         long total = 0;
         for (Object count : counts) {

@@ -84,6 +84,33 @@ class RedisStoresTest {
     }
 
     @Test
+    void presenceUpdates_heartbeats_andWatermarks_goOverTheSharedConnection_openingNoNewOnes() {
+        RedisPresenceStore presence = new RedisPresenceStore(strings, "node-c", Duration.ofSeconds(30),
+                Duration.ofSeconds(4), clock::get);
+        RedisOriginStore origins = new RedisOriginStore(strings, Duration.ofDays(1));
+        presence.heartbeat("127.0.0.1:1"); // the shared connection is open from here on
+        long before = connectionsReceived();
+
+        for (int i = 0; i < 20; i++) {
+            presence.sessions("carl" + i, 1);
+            presence.heartbeat("127.0.0.1:1");
+            origins.save(java.util.Map.of("carl" + i, java.util.Map.of(7L, (long) i)));
+            presence.sessions("carl" + i, 0);
+        }
+
+        assertThat(connectionsReceived() - before).as("connections Redis accepted meanwhile").isZero();
+        assertThat(presence.nodesOf("carl3")).isEmpty();
+        assertThat(origins.watermark("carl3", 7)).isEqualTo(3);
+        assertThat(presence.liveNodes()).containsEntry("node-c", "127.0.0.1:1");
+    }
+
+    private long connectionsReceived() {
+        java.util.Properties stats = strings.execute((org.springframework.data.redis.core.RedisCallback<java.util.Properties>)
+                c -> c.serverCommands().info("stats"));
+        return Long.parseLong(stats.getProperty("total_connections_received"));
+    }
+
+    @Test
     void accounts_aClaimedSkeletonRefusesOtherNames_butNotItsOwner() {
         RedisAccountStore accounts = new RedisAccountStore(strings, bytes);
 
