@@ -18,7 +18,8 @@ import java.util.Locale;
  * the largest {@code --window} in flight, counted over {@code --duration} after 3 s to settle) on
  * each side; the order alternates (base first, then the other first, ...), so that whatever drifts
  * over the run (the machine's heat, a neighbour process, garbage) weighs on both alike. A run that
- * lost or duplicated anything is reported and left out of the means.
+ * lost or duplicated anything is reported and left out of the means. Before each run both sides'
+ * processes must be quiet ({@link #quiet}).
  *
  * <p>The result is the other side's mean rate over the base side's; each row has the CPU per
  * message of the server that carried it and of the generator, which is where a cost shows first.
@@ -26,6 +27,9 @@ import java.util.Locale;
 final class ComparisonPart {
 
     private static final Duration SETTLE = Duration.ofSeconds(3);
+    private static final double QUIET_SHARE = 0.1;
+    private static final Duration QUIET_WINDOW = Duration.ofMillis(500);
+    private static final Duration QUIET_DEADLINE = Duration.ofSeconds(60);
 
     /** One side: its name in the report, its logged-in clients, and the CPU meter of its server. */
     record Side(String name, List<LoadClient> clients, CpuMeter cpu) {
@@ -62,6 +66,7 @@ final class ComparisonPart {
             for (boolean isOther : baseFirst ? new boolean[] {false, true} : new boolean[] {true, false}) {
                 Side side = isOther ? other : base;
                 Pairs pairs = isOther ? otherPairs : basePairs;
+                quiet(base, other, report);
                 ClosedLoopRun.Result result = new ClosedLoopRun(pairs).run(window, SETTLE, options.duration(),
                         side.cpu());
                 boolean clean = result.ledger().lost() == 0 && result.ledger().duplicates() == 0;
@@ -94,6 +99,20 @@ final class ComparisonPart {
                         ratio >= target.minimum() ? "met" : "not met"),
                 target.text());
         return new Means(baseMean, otherMean);
+    }
+
+    /**
+     * Both sides' processes quiet (under {@value #QUIET_SHARE} of a core over half a second) before
+     * a side is measured: they share the machine's cores, and what a run left one of them doing (the
+     * server's history writer draining its backlog, a GC) would otherwise weigh on the other's run.
+     * Noted in the report when it does not come within a minute.
+     */
+    static void quiet(Side base, Side other, Report report) throws InterruptedException {
+        for (Side side : base.cpu() == other.cpu() ? List.of(base) : List.of(base, other)) {
+            if (!side.cpu().awaitQuiet(QUIET_SHARE, QUIET_WINDOW, QUIET_DEADLINE)) {
+                report.note(side.name() + " was not quiet within " + QUIET_DEADLINE.toSeconds() + " s before a run");
+            }
+        }
     }
 
     private static double mean(List<Double> values) {

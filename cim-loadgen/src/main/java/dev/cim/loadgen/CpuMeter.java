@@ -3,6 +3,7 @@ package dev.cim.loadgen;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * CPU time (user and system, every thread) used by the server and by this generator between two
@@ -25,6 +26,30 @@ final class CpuMeter {
     Reading read() {
         return new Reading(server == null ? Optional.empty() : server.info().totalCpuDuration(),
                 ProcessHandle.current().info().totalCpuDuration());
+    }
+
+    /**
+     * Waits until the server uses less than {@code share} of a core over a {@code window}, for at most
+     * {@code deadline}: what an earlier run left it doing (a write-behind draining, a GC) is not the
+     * next run's latency.
+     *
+     * @return true once quiet, false if the deadline passed first (or the server cannot be read)
+     */
+    boolean awaitQuiet(double share, Duration window, Duration deadline) throws InterruptedException {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (System.nanoTime() < end) {
+            Optional<Duration> from = read().server();
+            long start = System.nanoTime();
+            TimeUnit.NANOSECONDS.sleep(window.toNanos()); // the window is the measurement
+            Optional<Duration> to = read().server();
+            if (from.isEmpty() || to.isEmpty()) {
+                return false;
+            }
+            if (to.get().minus(from.get()).toNanos() < share * (System.nanoTime() - start)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** "CPU per message: server 12.3 µs, generator 14.5 µs", from two readings around {@code messages}. */

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
  * Part 1's latency curve on two sides ({@code --against}): send→receipt latency at eight offered
  * rates, from 5 to 100 % of the faster side's closed-loop rate, each rate on both sides in turn
  * (alternating which goes first), so that the knee of each curve shows against the other's. Each
- * measured run ({@link PacedRun}, {@code --latency-duration}) follows two seconds of the same
- * traffic that are not counted. The highest rate at which each side kept p99 within 5 ms, with
+ * measured run ({@link PacedRun}, {@code --latency-duration}) waits until both processes are quiet,
+ * then follows two seconds of the same traffic that are not counted. The highest rate at which each side kept p99 within 5 ms, with
  * nothing lost and everything offered, is read off the points; the curve is also drawn to a PNG
  * ({@link CurvePlot}).
  */
@@ -61,6 +61,7 @@ final class LatencyCurve {
                 ComparisonPart.Side side = isOther ? other : base;
                 Pairs pairs = isOther ? otherPairs : basePairs;
                 String tag = "k" + i + (isOther ? "o" : "b");
+                ComparisonPart.quiet(base, other, report);
                 new PacedRun(pairs, tag + "w", rate, LEAD_IN).run(side.cpu());
                 PacedRun.Result result = new PacedRun(pairs, tag, rate, options.latencyDuration()).run(side.cpu());
                 (isOther ? otherCurve : baseCurve).points().add(new Point(rate, result));
@@ -89,7 +90,8 @@ final class LatencyCurve {
 
     private static String describe(Point point) {
         PacedRun.Result r = point.result();
-        return r.latency().toMillis() + ", " + r.cpu().replace("CPU per message: ", "CPU/msg ")
+        return r.latency().toMillis() + " (the generator's lag before writing: p99 "
+                + Percentiles.ms(r.senderLag().p99()) + " ms), " + r.cpu().replace("CPU per message: ", "CPU/msg ")
                 + (r.ledger().lost() + r.ledger().duplicates() > 0
                         ? ", lost " + r.ledger().lost() + ", duplicated " + r.ledger().duplicates() : "")
                 + (r.notOffered() > 0 ? ", " + r.notOffered() + " not offered (pacer behind)" : "");

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -429,11 +430,24 @@ public final class Session {
                     storing.add(delivery);
                 }
             }
-            writer.store(storing, () -> connection.owner().execute(() -> {
+            writer.store(storing, () -> onOwner(() -> {
                 state = State.CLOSED;
                 onClosed.accept(this);
             }));
         });
+    }
+
+    /**
+     * Runs {@code task} on the owner thread; here, if that thread is gone: a session whose store
+     * completes while the server stops finds its event loop terminated, and nothing else runs on
+     * the session by then.
+     */
+    private void onOwner(Runnable task) {
+        try {
+            connection.owner().execute(task);
+        } catch (RejectedExecutionException stopping) {
+            task.run();
+        }
     }
 
     @Override

@@ -189,6 +189,28 @@ class SessionTest {
     }
 
     @Test
+    void closed_whileTheServerStops_finishesWithoutItsTerminatedEventLoop() {
+        boolean[] stopped = {false};
+        FakeConnection stopping = new FakeConnection(task -> {
+            if (stopped[0]) {
+                throw new java.util.concurrent.RejectedExecutionException("event executor terminated");
+            }
+            task.run();
+        });
+        Session session = open(stopping, 100, WriteCounter.UNCOUNTED);
+        users.add(session);
+        session.start();
+        session.enqueue(delivery("a"));
+        stopped[0] = true; // the server stops: its event loops are gone before the session's store completes
+
+        session.closed();
+
+        assertThat(inbox.texts()).containsExactly("a");
+        assertThat(closed).as("told it closed, on the thread that stored").isTrue();
+        assertThat(session.state()).isEqualTo(Session.State.CLOSED);
+    }
+
+    @Test
     void closed_queuesItsStoreBeforeRoutersCanSeeItGone_soNothingNewerIsStoredAheadOfIt() {
         // Routers hand a message over under the user's entry lock and, finding no session, queue
         // its offline store on the lane after letting the lock go. The session's own store must be
