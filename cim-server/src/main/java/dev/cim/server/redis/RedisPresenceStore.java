@@ -166,12 +166,15 @@ public final class RedisPresenceStore implements PresenceStore {
         if (registered == null) {
             return live;
         }
-        for (String node : registered) {
-            String address = redis.opsForValue().get(RedisKeys.node(node));
-            if (address != null) {
-                live.put(node, address);
+        List<String> nodes = List.copyOf(registered);
+        // Every node's liveness key in one round trip: each node reads this every heartbeat.
+        List<Object> addresses = RedisBatch.run(redis,
+                (r, sent) -> nodes.forEach(node -> sent.add(r.get(key(RedisKeys.node(node))))));
+        for (int i = 0; i < nodes.size(); i++) {
+            if (addresses.get(i) instanceof byte[] address) {
+                live.put(nodes.get(i), RedisBytes.text(address));
             } else {
-                redis.opsForSet().remove(RedisKeys.NODES, node);
+                redis.opsForSet().remove(RedisKeys.NODES, nodes.get(i));
             }
         }
         return live;
