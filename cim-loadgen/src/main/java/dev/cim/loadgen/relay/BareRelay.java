@@ -117,9 +117,9 @@ public final class BareRelay implements AutoCloseable {
             if (arg.startsWith("--host=")) {
                 host = arg.substring("--host=".length());
             } else if (arg.startsWith("--port=")) {
-                port = Integer.parseInt(arg.substring("--port=".length()));
+                port = number(arg);
             } else if (arg.startsWith("--io-threads=")) {
-                ioThreads = Integer.parseInt(arg.substring("--io-threads=".length()));
+                ioThreads = number(arg);
             } else if (arg.equals("--acked")) {
                 acked = true;
             } else {
@@ -132,10 +132,29 @@ public final class BareRelay implements AutoCloseable {
             System.err.println("relay: --port=N is required (expected: 0 to 65535)");
             System.exit(2);
         }
-        BareRelay relay = start(host, port, ioThreads, acked);
+        BareRelay relay;
+        try {
+            relay = start(host, port, ioThreads, acked);
+        } catch (IllegalArgumentException e) {
+            System.err.println("relay: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         System.out.println(LISTENING + relay.address().getHostString() + ":" + relay.address().getPort() + " ("
                 + relay.transport + ")");
         System.out.flush();
         new CountDownLatch(1).await(); // until killed
+    }
+
+    /** The number after the {@code =} of {@code arg}, or exit saying what was expected. */
+    private static int number(String arg) {
+        String value = arg.substring(arg.indexOf('=') + 1);
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            System.err.println("relay: " + arg + " (expected: a whole number after '=')");
+            System.exit(2);
+            return -1;
+        }
     }
 }

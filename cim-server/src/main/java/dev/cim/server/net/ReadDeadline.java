@@ -59,7 +59,7 @@ final class ReadDeadline extends ChannelDuplexHandler {
                         "not logged in within " + loginNanos / 1_000_000 + " ms of connecting (expected: a Login first)");
             }
         }, loginNanos, TimeUnit.NANOSECONDS);
-        schedule(ctx, idleNanos);
+        // The idle check starts at the login (userEventTriggered): before it, the login deadline.
     }
 
     private void schedule(ChannelHandlerContext ctx, long delayNanos) {
@@ -71,12 +71,8 @@ final class ReadDeadline extends ChannelDuplexHandler {
             return;
         }
         long silent = ticker.nanoTime() - lastFrame;
-        if (paused || !loggedIn) {
-            schedule(ctx, idleNanos);
-            return;
-        }
-        if (silent < idleNanos) {
-            schedule(ctx, idleNanos - silent);
+        if (paused || silent < idleNanos) {
+            schedule(ctx, paused ? idleNanos : idleNanos - silent);
             return;
         }
         if (!ctx.channel().isWritable()) {
@@ -90,9 +86,10 @@ final class ReadDeadline extends ChannelDuplexHandler {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
-        if (event == LoggedIn.INSTANCE) {
+        if (event == LoggedIn.INSTANCE && !loggedIn) {
             loggedIn = true;
             lastFrame = ticker.nanoTime();
+            schedule(ctx, idleNanos);
         }
         super.userEventTriggered(ctx, event);
     }
