@@ -126,8 +126,10 @@ final class GroupRequests {
         List<String> all = new ArrayList<>(members.size() + 1);
         all.add(owner);
         all.addAll(members);
-        reply(session, id, group(info), refused);
+        // Told (and the feed queued on this lane) before the answer: a post the answer lets the
+        // creator send is queued behind the feed, so it reaches every terminal but the sending one.
         news.tell(name, news(GroupNews.Kind.CREATED, info, all, owner), all, session);
+        reply(session, id, group(info), refused);
     }
 
     private void invite(Session session, long id, String name, List<String> given) {
@@ -220,12 +222,11 @@ final class GroupRequests {
         }
         GroupStore.Change.Done done = (GroupStore.Change.Done) change;
         boolean ended = done.group().members() == 0;
-        reply(session, id, ended ? Group.newBuilder().setName(name).build() : group(done.group()), refused);
-        if (done.changed().isEmpty()) {
-            return;
+        if (!done.changed().isEmpty()) { // told before the answer, as at the creation
+            List<String> members = ended ? List.of() : store.members(name).orElse(List.of());
+            news.tell(name, news(kind, done.group(), done.changed(), session.user()), members, session);
         }
-        List<String> members = ended ? List.of() : store.members(name).orElse(List.of());
-        news.tell(name, news(kind, done.group(), done.changed(), session.user()), members, session);
+        reply(session, id, ended ? Group.newBuilder().setName(name).build() : group(done.group()), refused);
     }
 
     private void list(Session session, long id) {
