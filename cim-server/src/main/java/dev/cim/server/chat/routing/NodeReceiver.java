@@ -89,6 +89,9 @@ public final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable 
         });
         Delivery delivery = Delivery.of(chat, tracker);
         String to = chat.getRecipient();
+        if (relay.getInboxFirst()) {
+            router.pokeHere(to); // handed over before the message, so read before it
+        }
         if (ChatRules.EVERYONE.equals(to)) {
             for (UserEntry entry : users.entries()) {
                 entry.offer(delivery, null, true);

@@ -28,14 +28,15 @@ public final class Relays {
     /** Told once a private relay is settled, on the thread that settled it (the bus's or the wheel's). */
     interface Settled {
 
-        Settled NOTHING = storedThere -> { };
+        Settled NOTHING = (answered, storedThere) -> { };
 
         /**
+         * @param answered    the other node answered (false: it did not in time, and the message was
+         *                    handed to {@code storeInstead})
          * @param storedThere the other node answered that it stored the message in the recipient's
-         *                    inbox (false when it delivered it, or when it did not answer in time and
-         *                    the message was handed to {@code storeInstead})
+         *                    inbox (false when it delivered it, or did not answer)
          */
-        void settled(boolean storedThere);
+        void settled(boolean answered, boolean storedThere);
     }
 
     private final class Waiting {
@@ -77,16 +78,18 @@ public final class Relays {
      * Relays a private message to {@code node}; a part of {@code tracker} until it answers, and
      * {@code settled} told once it did or its deadline passed (once, unless this throws).
      *
+     * @param inboxFirst the recipient's sessions there are to read their inbox before this message
      * @throws java.util.concurrent.RejectedExecutionException when the wheel is stopping
      */
-    void send(String node, Chat chat, Tracker tracker, Settled settled) {
+    void send(String node, Chat chat, Tracker tracker, boolean inboxFirst, Settled settled) {
         long id = lastId.incrementAndGet();
         Waiting w = new Waiting(chat, tracker, node, settled, 1);
         w.deadline = wheel.schedule(Job.of("relay " + chat.getId() + " to " + node, () -> timedOut(id)), timeout);
         tracker.expect();
         waiting.put(id, w);
         try {
-            cluster.send(node, NodeMessage.newBuilder().setRelay(NodeMessage.Relay.newBuilder().setRelayId(id).setChat(chat)));
+            cluster.send(node, NodeMessage.newBuilder().setRelay(NodeMessage.Relay.newBuilder().setRelayId(id).setChat(chat)
+                    .setInboxFirst(inboxFirst)));
         } catch (RuntimeException e) {
             // Like a message the bus lost: the deadline stores it instead.
             log.warn("Could not relay {} to node {}: {}", chat.getId(), node, e.toString());
@@ -130,7 +133,7 @@ public final class Relays {
         }
         w.tracker.remote(resolved.getSessions(), resolved.getStored());
         if (last) {
-            w.settled.settled(resolved.getStored());
+            w.settled.settled(true, resolved.getStored());
         }
     }
 
@@ -167,7 +170,7 @@ public final class Relays {
             log.warn("Node {} did not answer relay of {} within {}; storing it for {}", w.node, w.chat.getId(),
                     timeout, w.chat.getRecipient());
             storeInstead.accept(w.chat, w.tracker);
-            w.settled.settled(false);
+            w.settled.settled(false, false);
         }
     }
 

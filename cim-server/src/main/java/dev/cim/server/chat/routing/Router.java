@@ -16,6 +16,7 @@ import dev.cim.server.store.StoreFullException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +47,9 @@ import org.slf4j.LoggerFactory;
  * deadline stores it in the inbox); meanwhile the recipient may log in here, so everything to them
  * that comes after waits behind it (a <em>hold</em>, per recipient, on their lane) and is routed once
  * the relay is settled. A relay stored in the inbox pokes the recipient's sessions here first, so
- * they read it before what was held. What a hold keeps is bounded by the senders' own limits
+ * they read it before what was held; and as the poke to other nodes may be lost like the relay
+ * was, the relays to that recipient that follow ask the other node to have the inbox read before
+ * them (until one that asked is answered). What a hold keeps is bounded by the senders' own limits
  * (the pending messages one origin may have): each held message is one of its sender's unresolved ones.
  */
 public final class Router {
@@ -62,6 +65,13 @@ public final class Router {
     private final Transcript transcript;
     /** Recipients with a relay unsettled; read on any thread, changed on the recipient's lane only. */
     private final ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
+    /**
+     * Recipients with a message stored here in their inbox because its relay went unanswered: the
+     * poke that tells their sessions elsewhere may be lost like the relay was, so every relay to them
+     * asks the other node to have the inbox read first, until one that asked is answered. Changed on
+     * the recipient's lane; one entry per such recipient, gone at that answer.
+     */
+    private final Set<String> inboxFirst = ConcurrentHashMap.newKeySet();
 
     /** What waits behind a recipient's unsettled relays; confined to the recipient's lane. */
     private static final class Hold {
@@ -181,13 +191,21 @@ public final class Router {
 
     /** On {@code to}'s lane: relays {@code delivery} to {@code node}, holding what comes after it. */
     private void relayHolding(String to, String node, Delivery delivery) {
-        relays.send(node, delivery.chat(), delivery.tracker(),
-                storedThere -> lanes.of(to).execute(() -> relaySettled(to, storedThere)));
+        boolean asked = inboxFirst.contains(to);
+        relays.send(node, delivery.chat(), delivery.tracker(), asked,
+                (answered, storedThere) -> lanes.of(to).execute(() -> relaySettled(to, asked && answered, storedThere)));
         holds.computeIfAbsent(to, user -> new Hold()).relays++;
     }
 
-    /** On {@code to}'s lane: a relay to them was answered or timed out. */
-    private void relaySettled(String to, boolean storedThere) {
+    /**
+     * On {@code to}'s lane: a relay to them was answered or timed out.
+     *
+     * @param inboxRead it asked for their inbox to be read first, and was answered
+     */
+    private void relaySettled(String to, boolean inboxRead, boolean storedThere) {
+        if (inboxRead) {
+            inboxFirst.remove(to);
+        }
         if (storedThere) {
             pokeHere(to); // they may have logged in here meanwhile: read it before what was held
         }
@@ -250,6 +268,7 @@ public final class Router {
                     if (silent) {
                         // A node only frozen comes back with its sessions: they read it then.
                         pokeOtherNodes(to);
+                        inboxFirst.add(to);
                     }
                     tracker.expect();
                     tracker.stored();
@@ -273,7 +292,7 @@ public final class Router {
         String to = delivery.chat().getRecipient();
         for (String node : cluster.otherNodesOf(to)) {
             // Their sessions here have it already: nothing to hold for.
-            relays.send(node, delivery.chat(), delivery.tracker(), Relays.Settled.NOTHING);
+            relays.send(node, delivery.chat(), delivery.tracker(), inboxFirst.contains(to), Relays.Settled.NOTHING);
         }
     }
 
@@ -320,6 +339,7 @@ public final class Router {
         lanes.of(user).execute(() -> {
             try {
                 inbox.store(user, List.of(chat));
+                inboxFirst.add(user);
                 tracker.stored();
             } catch (RuntimeException e) {
                 log.error("Could not store unanswered relay {} for {}: {}", chat.getId(), user, e.toString());

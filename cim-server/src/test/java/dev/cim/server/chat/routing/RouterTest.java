@@ -146,6 +146,48 @@ class RouterTest {
         assertThat(bob.texts()).containsExactly("m1", "m2", "m3");
     }
 
+    /**
+     * A relay left unanswered is stored in bob's inbox here, and the poke that tells his node there
+     * may be lost as the relay was (a Redis failover): the next relays ask that node to have his
+     * inbox read before them, so that none overtakes the stored one, until one that asked is answered.
+     */
+    @Test
+    void afterARelayStoredUnanswered_theNextRelaysAskForTheInboxFirst_untilOneIsAnswered() throws Exception {
+        router(Duration.ofHours(1));
+        route("m1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> relaysSent().size() == 1);
+        relays.nodesGone(Set.of(THERE)); // settled as at its deadline; the heartbeat still lists "there"
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.texts().contains("m1"));
+
+        route("m2");
+        await().atMost(Duration.ofSeconds(10)).until(() -> relaysSent().size() == 2);
+        route("m3"); // held behind m2's relay
+        assertThat(relaysSent()).extracting(NodeMessage.Relay::getInboxFirst).containsExactly(false, true);
+
+        relays.resolved(THERE, NodeMessage.Resolved.newBuilder().setRelayId(relaysSent().get(1).getRelayId())
+                .setSessions(1).build());
+        await().atMost(Duration.ofSeconds(10)).until(() -> relaysSent().size() == 3);
+        assertThat(relaysSent().get(2).getInboxFirst()).as("answered: the inbox was read there").isFalse();
+    }
+
+    /** The other side: a relay that asks for the inbox first has bob's sessions here read it first. */
+    @Test
+    void aRelayAskingForTheInboxFirst_isShownAfterWhatTheInboxHolds() throws Exception {
+        router(Duration.ofMinutes(1));
+        where.remove("bob");
+        FakeConnection bob = logInHere();
+        inbox.store("bob", List.of(chat("m1"))); // stored by the node there, its poke lost
+        try (NodeReceiver receiver = new NodeReceiver(cluster, lanes, inbox, router, message -> { })) {
+            receiver.accept(NodeMessage.newBuilder().setFromNode(THERE).setRelay(NodeMessage.Relay.newBuilder()
+                    .setRelayId(1).setChat(chat("m2")).setInboxFirst(true)).build());
+            receiver.accept(NodeMessage.newBuilder().setFromNode(THERE).setRelay(NodeMessage.Relay.newBuilder()
+                    .setRelayId(2).setChat(chat("m3"))).build());
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> bob.texts().size() == 3);
+            assertThat(bob.texts()).containsExactly("m1", "m2", "m3");
+        }
+    }
+
     @Test
     void withNoRelayUnsettled_aMessageToASessionHereGoesStraightToIt() throws Exception {
         router(Duration.ofMinutes(1));
@@ -222,6 +264,11 @@ class RouterTest {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> CompletableFuture.supplyAsync(session::hasGoneLive, bobsThread).get());
         return connection;
+    }
+
+    /** The relays sent on the bus so far, in order. */
+    private List<NodeMessage.Relay> relaysSent() {
+        return sent.stream().filter(NodeMessage::hasRelay).map(NodeMessage::getRelay).toList();
     }
 
     /** Waits until what the source, bob's lane and bob's thread were handed has run. */
