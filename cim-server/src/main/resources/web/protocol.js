@@ -330,6 +330,7 @@ export class Connection {
         let resent = 0;
         for (const request of this.pending.values()) {
             request.parts = []; // a partial answer from the lost connection is asked for again
+            request.again = false;
             this.write(request.envelope);
             resent++;
         }
@@ -393,6 +394,16 @@ export class Connection {
 
     error(id, error) {
         const request = id === 0 ? undefined : this.pending.get(id);
+        if (request && error.code === "TRY_AGAIN") {
+            // The server's storage could not take it now (failing over): the same request, same id,
+            // goes again after the wait it gave, with the others refused so, in order.
+            request.again = true;
+            if (!this.againTimer) {
+                const wait = Math.min(30_000, Math.max(10, Number(error.retryAfterMillis || 0)));
+                this.againTimer = this.timers.setTimeout(() => this.writeAgain(), wait);
+            }
+            return;
+        }
         if (request) {
             this.pending.delete(id);
             request.reject(new Refusal(error.code, error.message, Number(error.retryAfterMillis || 0)));
@@ -400,6 +411,19 @@ export class Connection {
             this.farewell = "the server said: " + error.message;
         } else {
             this.listener.notice("the server said: " + error.message);
+        }
+    }
+
+    writeAgain() {
+        this.againTimer = null;
+        if (this.state.name !== "online") {
+            return; // the next login writes every request not answered
+        }
+        for (const request of this.pending.values()) { // in the order they were made
+            if (request.again) {
+                request.again = false;
+                this.write(request.envelope);
+            }
         }
     }
 

@@ -134,9 +134,10 @@ public final class CimClient implements AutoCloseable {
         this.inbound = new Inbound(b.seenIdsForNewClient(), this::received);
         this.schedule = new ScheduleSync(user, (kind, build) -> request(kind, true, build), clock, b.nearWindow, loop,
                 b.scheduler);
-        this.frames = new ServerFrames(requests, inbound, schedule, new News(), MessageIds.prefix(origin));
         this.link = new Link(loop, b, origin, new LinkOwner());
         this.outbox = new Outbox(requests, io, link::channel);
+        this.frames = new ServerFrames(requests, outbox::again, inbound, schedule, new News(),
+                MessageIds.prefix(origin));
         this.groups = new CimGroups(outbox);
         this.history = new CimHistory(outbox);
     }

@@ -137,7 +137,7 @@ final class Conversions {
             case INBOX_FULL -> CimException.Reason.INBOX_FULL;
             case TOO_MANY_SCHEDULED -> CimException.Reason.TOO_MANY_SCHEDULED;
             case NOT_FOUND -> CimException.Reason.NOT_FOUND;
-            case INTERNAL, SHUTTING_DOWN -> CimException.Reason.SERVER_ERROR;
+            case INTERNAL, SHUTTING_DOWN, TRY_AGAIN -> CimException.Reason.SERVER_ERROR;
             default -> CimException.Reason.BAD_REQUEST;
         };
         return new CimException(reason, error.getMessage(), Duration.ofMillis(error.getRetryAfterMillis()));

@@ -24,6 +24,8 @@ final class Pending {
      * have it, and a close leaves it {@link CimException.Reason#UNCONFIRMED} rather than not sent.
      */
     boolean written;
+    /** Refused for now ({@code TRY_AGAIN}): to be written again when the outbox's retry comes. */
+    boolean again;
     /** The frames of a multi-frame answer so far. */
     private List<Object> parts;
 

@@ -21,7 +21,13 @@ final class ServerFrames {
 
     private static final Logger log = LoggerFactory.getLogger(ServerFrames.class);
 
+    /** Where a request the server refused for now goes, to be written again after the wait it gave. */
+    interface Retries {
+        void again(Pending pending, long afterMillis);
+    }
+
     private final Requests requests;
+    private final Retries retries;
     private final Inbound inbound;
     private final ScheduleSync schedule;
     private final CimListener news;
@@ -33,8 +39,10 @@ final class ServerFrames {
      *             (made by another terminal, or sent by the server), to one of the user's groups, to
      *             the account's settings; it must not throw
      */
-    ServerFrames(Requests requests, Inbound inbound, ScheduleSync schedule, CimListener news, String idPrefix) {
+    ServerFrames(Requests requests, Retries retries, Inbound inbound, ScheduleSync schedule, CimListener news,
+            String idPrefix) {
         this.requests = requests;
+        this.retries = retries;
         this.inbound = inbound;
         this.schedule = schedule;
         this.news = news;
@@ -129,6 +137,16 @@ final class ServerFrames {
     }
 
     private void error(long id, ErrorReply error) {
+        if (error.getCode() == ErrorReply.Code.TRY_AGAIN && id != 0) {
+            Pending again = requests.get(id);
+            if (again != null) {
+                // The server's storage could not take it now (failing over): the same request, same
+                // number and message id, goes again; the receipt completes it then.
+                log.debug("Request {} goes again in {} ms: {}", id, error.getRetryAfterMillis(), error.getMessage());
+                retries.again(again, error.getRetryAfterMillis());
+                return;
+            }
+        }
         Pending pending = id == 0 ? null : requests.remove(id);
         if (pending != null) {
             pending.result.completeExceptionally(Conversions.failure(error));

@@ -340,6 +340,38 @@ class CimClientTest {
         assertThat(client.unanswered()).isZero();
     }
 
+    /**
+     * The server's storage fails over: it refuses two messages for now, and the client writes both
+     * again after the wait it gave, in order, under the same request ids (so the same message ids);
+     * the receipts complete them, and the program never sees the refusal.
+     */
+    @Test
+    void send_refusedForNow_isWrittenAgainUnderTheSameId_inOrder_andCompletesWithItsReceipt() {
+        FakeServer server = server("node-a");
+        CimClient client = connected(server);
+        Connection connection = server.connectionsSoFar().get(0);
+
+        CompletableFuture<SendReceipt> first = client.send(Recipient.user("bob"), "one");
+        CompletableFuture<SendReceipt> second = client.send(Recipient.user("bob"), "two");
+        Envelope one = connection.next(KindCase.SEND);
+        Envelope two = connection.next(KindCase.SEND);
+        connection.send(Envelopes.tryAgain(one.getRequestId(), "message not sent: the server's storage is unavailable", 50));
+        connection.send(Envelopes.tryAgain(two.getRequestId(), "not sent yet: an earlier message to bob", 50));
+
+        Envelope oneAgain = connection.next(KindCase.SEND);
+        Envelope twoAgain = connection.next(KindCase.SEND);
+        assertThat(oneAgain).isEqualTo(one);
+        assertThat(twoAgain).isEqualTo(two);
+        assertThat(first).as("still waiting, not failed").isNotDone();
+        connection.send(Envelopes.receipts(Receipts.newBuilder().addRequestIds(one.getRequestId()).addSessions(1)
+                .addRequestIds(two.getRequestId()).addSessions(1).build()));
+
+        assertThat(first).succeedsWithin(WAIT).extracting(SendReceipt::messageId)
+                .isEqualTo(MessageIds.of(client.origin(), one.getRequestId()));
+        assertThat(second).succeedsWithin(WAIT);
+        assertThat(client.unanswered()).isZero();
+    }
+
     @Test
     void send_whileDisconnected_isHeldAndSentAfterTheNextLogin() {
         FakeServer server = server("node-a");

@@ -248,9 +248,18 @@ public final class Envelopes {
 
     /** A refusal for going too fast: try again after {@code retryAfterMillis}. */
     public static Envelope rateLimited(long requestId, String message, long retryAfterMillis) {
+        return refusedFor(requestId, ErrorReply.Code.RATE_LIMITED, message, retryAfterMillis);
+    }
+
+    /** A refusal because the server's storage could not take it now: send it again after {@code retryAfterMillis}. */
+    public static Envelope tryAgain(long requestId, String message, long retryAfterMillis) {
+        return refusedFor(requestId, ErrorReply.Code.TRY_AGAIN, message, retryAfterMillis);
+    }
+
+    private static Envelope refusedFor(long requestId, ErrorReply.Code code, String message, long retryAfterMillis) {
         return builder(requestId)
                 .setError(ErrorReply.newBuilder()
-                        .setCode(ErrorReply.Code.RATE_LIMITED)
+                        .setCode(code)
                         .setMessage(message)
                         .setRetryAfterMillis(retryAfterMillis))
                 .build();

@@ -15,6 +15,7 @@ import dev.cim.server.chat.routing.Router;
 import dev.cim.server.chat.session.Session;
 import dev.cim.server.chat.session.Tracker;
 import java.time.Clock;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  * of them are. On the session's owner thread.
  */
 final class Sends {
+
+    /** How long a client waits before sending again a message the storage could not take (plus jitter). */
+    static final long RETRY_MILLIS = 1000;
 
     private final Router router;
     private final SendRate sendRate;
@@ -68,10 +72,15 @@ final class Sends {
             session.connection().send(refusal);
             return;
         }
+        String recipient = UserNames.canonical(send.getRecipient());
+        if (!origin.gate().admit(recipient, sequence)) {
+            retryLater(session, origin, sequence, recipient, Tracker.Failure.behindRetry(recipient));
+            return;
+        }
         Chat chat = Chat.newBuilder()
                 .setId(MessageIds.of(origin.id(), sequence))
                 .setSender(session.user())
-                .setRecipient(UserNames.canonical(send.getRecipient()))
+                .setRecipient(recipient)
                 .setTextBytes(text)
                 .setSentAtMillis(clock.millis())
                 .build();
@@ -119,6 +128,25 @@ final class Sends {
         session.connection().send(answer);
     }
 
+    /**
+     * Refuses request {@code sequence} for now: the client sends it again after
+     * {@value #RETRY_MILLIS} ms or so, and it is routed then (it is not kept as answered).
+     *
+     * @param session where to tell it, or null (the client, gone, sends it again with the rest)
+     * @return false when the origin holds too many such: the caller answers for good
+     */
+    private static boolean retryLater(Session session, Origin origin, long sequence, String recipient,
+            Tracker.Failure why) {
+        if (!origin.retry(sequence, recipient)) {
+            return false;
+        }
+        if (session != null) {
+            long wait = RETRY_MILLIS + ThreadLocalRandom.current().nextLong(RETRY_MILLIS / 2);
+            session.answer(Envelopes.tryAgain(sequence, why.reason(), wait));
+        }
+        return true;
+    }
+
     /** Where a tracked message's outcome goes: a receipt (or refusal) to its origin's current session. */
     private static Tracker.Outcome receiptTo(Origin origin, ChatMetrics.Timing timing) {
         return (tracker, sessions, stored, failure) -> {
@@ -130,6 +158,10 @@ final class Sends {
                 if (current != null) {
                     current.delivered(tracker.sequence(), sessions);
                 }
+                return;
+            }
+            if (failure != null && failure.retryable()
+                    && retryLater(current, origin, tracker.sequence(), tracker.recipient(), failure)) {
                 return;
             }
             Envelope answer = failure != null

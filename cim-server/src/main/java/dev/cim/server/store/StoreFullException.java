@@ -20,14 +20,19 @@ public final class StoreFullException extends RuntimeException {
      * unavailable".
      */
     public static String describe(Throwable failure) {
+        return isFull(failure) ? "the server's storage is full" : "the server's storage is unavailable";
+    }
+
+    /** True when {@code failure} or a cause of it is a {@link StoreFullException}. */
+    public static boolean isFull(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof StoreFullException) {
-                return "the server's storage is full";
+                return true;
             }
             if (t.getCause() == t) {
                 break;
             }
         }
-        return "the server's storage is unavailable";
+        return false;
     }
 }

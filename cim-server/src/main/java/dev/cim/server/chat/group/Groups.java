@@ -9,12 +9,12 @@ import dev.cim.server.chat.platform.Periodic;
 import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.routing.Cluster;
 import dev.cim.server.chat.routing.GroupPosts;
+import dev.cim.server.chat.routing.RouteGate;
 import dev.cim.server.chat.session.GroupLogs;
 import dev.cim.server.chat.session.Session;
 import dev.cim.server.chat.session.Tracker;
 import dev.cim.server.store.ConversationLog;
 import dev.cim.server.store.GroupStore;
-import dev.cim.server.store.StoreFullException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,17 +118,20 @@ public final class Groups implements GroupPosts, GroupLogs, AutoCloseable {
     }
 
     @Override
-    public void post(Chat chat, Tracker tracker, Session from) {
+    public void post(Chat chat, Tracker tracker, Session from, RouteGate gate) {
         String name = chat.getRecipient().substring(1);
         feeds.lane(name).execute(() -> {
+            if (gate.behindRetry(chat.getRecipient(), tracker.sequence())) {
+                tracker.failed(Tracker.Failure.behindRetry(chat.getRecipient()));
+                return;
+            }
             GroupStore.Posting posting;
             try {
                 posting = store.post(name, chat, platform.clock().millis(), settings.retention(),
                         settings.maxLogEntries());
             } catch (RuntimeException e) {
                 log.error("Could not post {} to #{}: {}", chat.getId(), name, e.toString());
-                tracker.failed(new Tracker.Failure(ErrorReply.Code.INTERNAL,
-                        "message not sent: " + StoreFullException.describe(e) + "; send it again"));
+                tracker.failed(Tracker.Failure.ofStore(e, "message not sent"));
                 return;
             }
             if (posting instanceof GroupStore.Posting.NotMember) {

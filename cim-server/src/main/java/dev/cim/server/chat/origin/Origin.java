@@ -8,6 +8,7 @@ import dev.cim.common.protocol.proto.Receipt;
 import dev.cim.server.chat.routing.RouteGate;
 import dev.cim.server.chat.session.Session;
 import dev.cim.server.chat.session.Tracker;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -34,6 +35,8 @@ public final class Origin {
 
     /** Answers kept for repeats; a repeat of an older one is answered "handled earlier". */
     private static final int RECENT = 256;
+    /** Messages to be sent again an origin may have; past that a store failure is final for it. */
+    private static final int MAX_RETRYING = 4096;
 
     private final String user;
     private final long origin;
@@ -42,6 +45,11 @@ public final class Origin {
     private final AtomicLong routed;
     /** The unresolved request numbers; guarded by {@code this}. */
     private final SequenceMap<Tracker> pending = new SequenceMap<>();
+    /**
+     * Request numbers refused with {@code TRY_AGAIN} (the storage failing over) and not yet sent
+     * again: routed again when they come, and unresolved meanwhile; guarded by {@code this}.
+     */
+    private final TreeSet<Long> retrying = new TreeSet<>();
     private long[] recentIds;
     /** The answer to each recent id; null for a plain delivery, whose session count is kept instead. */
     private Envelope[] recentAnswers;
@@ -109,12 +117,35 @@ public final class Origin {
         while (true) {
             long last = routed.get();
             if (sequence <= last) {
-                return false;
+                return retried(sequence);
             }
             if (routed.compareAndSet(last, sequence)) {
                 return true;
             }
         }
+    }
+
+    private synchronized boolean retried(long sequence) {
+        return !retrying.isEmpty() && retrying.remove(sequence);
+    }
+
+    /**
+     * Request {@code sequence} to {@code recipient} was refused for now (the storage failing over):
+     * it stays unresolved and is routed again when the client sends it again; this client's later
+     * messages to {@code recipient} wait for it ({@link RouteGate#retry}).
+     *
+     * @return false when this origin has too many such already: the refusal is final instead
+     */
+    public boolean retry(long sequence, String recipient) {
+        synchronized (this) {
+            pending.remove(sequence);
+            if (retrying.size() >= MAX_RETRYING) {
+                return false;
+            }
+            retrying.add(sequence);
+        }
+        gate.retry(recipient, sequence);
+        return true;
     }
 
     /** A message being routed; its tracker stays here until resolved. */
@@ -181,6 +212,9 @@ public final class Origin {
         for (Tracker tracker : pending.values()) {
             watermark = Math.min(watermark, tracker.sequence() - 1);
         }
+        if (!retrying.isEmpty()) {
+            watermark = Math.min(watermark, retrying.first() - 1);
+        }
         return watermark;
     }
 
@@ -195,7 +229,11 @@ public final class Origin {
         persisted = Math.max(persisted, watermark);
     }
 
-    /** True when nothing refers to this origin any more and it has been unused for {@code idleNanos}. */
+    /**
+     * True when nothing refers to this origin any more and it has been unused for {@code idleNanos}.
+     * Messages still to be sent again do not keep it: the watermark written stops below them, so a
+     * client that comes back has them routed anew.
+     */
     boolean isIdle(long nowNanos, long idleNanos) {
         return current == null && pendingCount() == 0 && nowNanos - lastUsedNanos > idleNanos;
     }

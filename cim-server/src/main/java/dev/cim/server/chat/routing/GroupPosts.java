@@ -13,13 +13,15 @@ import dev.cim.server.chat.session.Tracker;
 public interface GroupPosts {
 
     /** A core without groups: every message to a group is refused. */
-    GroupPosts NONE = (chat, tracker, from) -> tracker.failed(new Tracker.Failure(ErrorReply.Code.BAD_REQUEST,
+    GroupPosts NONE = (chat, tracker, from, gate) -> tracker.failed(new Tracker.Failure(ErrorReply.Code.BAD_REQUEST,
             "this server has no groups: message not sent"));
 
     /**
      * Posts {@code chat}; {@code tracker} has a part open for it.
      *
      * @param from the session that sent it (its other terminals get it, not this one), or null
+     * @param gate its source's gate: a post whose source has an earlier one to send again is refused
+     *             ({@link RouteGate#behindRetry}) when its turn comes
      */
-    void post(Chat chat, Tracker tracker, Session from);
+    void post(Chat chat, Tracker tracker, Session from, RouteGate gate);
 }

@@ -18,6 +18,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class RouteGate {
 
     private final ConcurrentHashMap<String, Integer> queued = new ConcurrentHashMap<>();
+    /**
+     * Per recipient, the first message of this source refused until it is sent again (the storage
+     * failing over, {@code TRY_AGAIN}): the later ones to that recipient are refused too, on arrival
+     * and on the lane, so that none overtakes it.
+     */
+    private final ConcurrentHashMap<String, Long> retrying = new ConcurrentHashMap<>();
 
     /** True when messages of this source to {@code recipient} are on its lane: later ones must follow. */
     public boolean mustQueue(String recipient) {
@@ -27,6 +33,40 @@ public final class RouteGate {
     /** A message of this source goes to {@code recipient}'s lane. */
     public void enter(String recipient) {
         queued.merge(recipient, 1, Integer::sum);
+    }
+
+    /** Message {@code sequence} to {@code recipient} is to be sent again; later ones wait for it. */
+    public void retry(String recipient, long sequence) {
+        retrying.merge(recipient, sequence, Math::min);
+    }
+
+    /**
+     * A new message {@code sequence} to {@code recipient} arrives: false when an earlier one is to
+     * be sent again first; true otherwise, and when it is that one (or one before it), which lifts the
+     * wait.
+     */
+    public boolean admit(String recipient, long sequence) {
+        if (retrying.isEmpty()) {
+            return true;
+        }
+        Long first = retrying.get(recipient);
+        if (first == null) {
+            return true;
+        }
+        if (sequence > first) {
+            return false;
+        }
+        retrying.remove(recipient, first);
+        return true;
+    }
+
+    /** True when message {@code sequence} to {@code recipient}, already admitted, must wait for an earlier one sent again. */
+    public boolean behindRetry(String recipient, long sequence) {
+        if (retrying.isEmpty()) {
+            return false;
+        }
+        Long first = retrying.get(recipient);
+        return first != null && sequence > first;
     }
 
     /** A message of this source to {@code recipient} left its lane. */

@@ -12,7 +12,6 @@ import dev.cim.server.chat.session.Session;
 import dev.cim.server.chat.session.Tracker;
 import dev.cim.server.chat.session.UserEntry;
 import dev.cim.server.store.InboxStore;
-import dev.cim.server.store.StoreFullException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -111,7 +110,7 @@ public final class Router {
         String to = chat.getRecipient();
         if (ChatRules.isGroup(to)) {
             tracker.expect();
-            groups.post(chat, tracker, from);
+            groups.post(chat, tracker, from, gate);
             tracker.seal();
             return;
         }
@@ -167,7 +166,14 @@ public final class Router {
         gate.enter(to);
         lanes.of(to).execute(() -> {
             try {
-                behindRelays(to, () -> offline(delivery, from));
+                behindRelays(to, () -> {
+                    if (gate.behindRetry(to, delivery.tracker().sequence())) {
+                        // An earlier message of its source failed here meanwhile, to be sent again first.
+                        delivery.tracker().failed(Tracker.Failure.behindRetry(to));
+                    } else {
+                        offline(delivery, from);
+                    }
+                });
             } finally {
                 gate.leave(to);
             }
@@ -282,8 +288,7 @@ public final class Router {
             }
         } catch (RuntimeException e) {
             log.error("Could not route message {} to {}: {}", delivery.chat().getId(), to, e.toString());
-            tracker.failed(new Tracker.Failure(ErrorReply.Code.INTERNAL,
-                    "message not sent: " + StoreFullException.describe(e) + "; send it again"));
+            tracker.failed(Tracker.Failure.ofStore(e, "message not sent"));
         }
     }
 
@@ -343,8 +348,7 @@ public final class Router {
                 tracker.stored();
             } catch (RuntimeException e) {
                 log.error("Could not store unanswered relay {} for {}: {}", chat.getId(), user, e.toString());
-                tracker.failed(new Tracker.Failure(ErrorReply.Code.INTERNAL,
-                        "message not delivered: " + StoreFullException.describe(e) + "; send it again"));
+                tracker.failed(Tracker.Failure.ofStore(e, "message not delivered"));
                 return;
             }
             pokeHere(user);

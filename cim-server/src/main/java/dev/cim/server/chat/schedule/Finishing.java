@@ -96,7 +96,7 @@ final class Finishing {
         List<Scheduled> nexts = new ArrayList<>(batch.size());
         long now = clock.millis();
         for (Outcome f : batch) {
-            if (f.failure() != null && f.failure().code() == ErrorReply.Code.INTERNAL) {
+            if (f.failure() != null && (f.failure().code() == ErrorReply.Code.INTERNAL || f.failure().retryable())) {
                 log.warn("Scheduled message {} of {} could not be sent ({}); it is tried again once its claim of {} "
                         + "runs out", f.claimed().getId(), f.user(), f.failure().reason(), settings.lease());
                 if (f.releasedBy() != null) {

@@ -1,9 +1,7 @@
 package dev.cim.server.chat.session;
 
 import dev.cim.common.protocol.proto.Chat;
-import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.store.InboxStore;
-import dev.cim.server.store.StoreFullException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -39,20 +37,19 @@ final class InboxWriter {
         List<Chat> chats = new ArrayList<>(deliveries.size());
         deliveries.forEach(d -> chats.add(d.chat()));
         lane.execute(() -> {
-            String problem = null;
+            Tracker.Failure problem = null;
             try {
                 inbox.store(user, chats);
             } catch (RuntimeException e) {
                 log.error("Could not store {} messages in the inbox of {}: {}", chats.size(), user, e.toString());
-                problem = StoreFullException.describe(e);
+                problem = Tracker.Failure.ofStore(e, "message not delivered");
             }
             for (Delivery delivery : deliveries) {
                 if (delivery.tracker() != null) {
                     if (problem == null) {
                         delivery.tracker().stored();
                     } else {
-                        delivery.tracker().failed(new Tracker.Failure(ErrorReply.Code.INTERNAL,
-                                "message not delivered: " + problem + "; send it again"));
+                        delivery.tracker().failed(problem);
                     }
                 }
             }

@@ -1,6 +1,8 @@
 package dev.cim.server.chat.session;
 
 import com.google.protobuf.ByteString;
+import dev.cim.common.protocol.proto.ErrorReply;
+import dev.cim.server.store.StoreFullException;
 
 /**
  * Counts the parts of one message's delivery toward its receipt: each recipient session on this node
@@ -31,7 +33,31 @@ public final class Tracker {
      * @param code   the error code for the sender
      * @param reason one line for the sender
      */
-    public record Failure(dev.cim.common.protocol.proto.ErrorReply.Code code, String reason) {
+    public record Failure(ErrorReply.Code code, String reason) {
+
+        /**
+         * A store failed with {@code e}: "full" is final ({@link ErrorReply.Code#INTERNAL}, the
+         * operator must make room); anything else (Redis unreachable, failing over) is
+         * {@link ErrorReply.Code#TRY_AGAIN}, and the client sends the message again.
+         *
+         * @param notDone what was not done, e.g. "message not sent"
+         */
+        public static Failure ofStore(RuntimeException e, String notDone) {
+            String what = StoreFullException.describe(e);
+            return StoreFullException.isFull(e) ? new Failure(ErrorReply.Code.INTERNAL, notDone + ": " + what)
+                    : new Failure(ErrorReply.Code.TRY_AGAIN, notDone + ": " + what + "; the client sends it again");
+        }
+
+        /** Refused because an earlier message of the same client to {@code recipient} must be sent again first. */
+        public static Failure behindRetry(String recipient) {
+            return new Failure(ErrorReply.Code.TRY_AGAIN, "not sent yet: an earlier message to " + recipient
+                    + " is to be sent again first");
+        }
+
+        /** True when the client is to send the message again. */
+        public boolean retryable() {
+            return code == ErrorReply.Code.TRY_AGAIN;
+        }
     }
 
     private final Outcome outcome;

@@ -44,6 +44,14 @@ class RedisFailureAnalyzer implements FailureAnalyzer {
             String where = environment.getProperty("spring.data.redis.host", "localhost") + ":"
                     + environment.getProperty("spring.data.redis.port", "6379");
             String root = Failures.rootMessage(unreachable);
+            if (!refusedCredentials(root) && !untrustedCertificate(root)) {
+                // Lettuce may report a refused password as a lost connection (its reconnection after
+                // the failed handshake): ask Redis itself.
+                String answer = CredentialProbe.answer(environment);
+                if (answer != null && refusedCredentials(answer)) {
+                    root = answer;
+                }
+            }
             if (refusedCredentials(root)) {
                 return new FailureAnalysis(
                         "Redis at " + where + " refused cim's credentials (" + root + ").",

@@ -51,6 +51,35 @@ class OriginTest {
         assertThat(origin.watermark()).isEqualTo(5);
     }
 
+    /**
+     * A message refused for now (the storage failing over) is routed again when it comes again,
+     * stays unresolved meanwhile (another node trusting the watermark would drop it), and holds back
+     * this client's later messages to the same recipient until it comes.
+     */
+    @Test
+    void retry_letsTheSameNumberBeRoutedAgain_keepsTheWatermarkBelowIt_andHoldsBackLaterOnes() {
+        for (long n = 1; n <= 3; n++) {
+            origin.claim(n);
+            origin.pending(tracker(n));
+        }
+        origin.answered(1, receipt(1));
+        origin.answered(3, receipt(3));
+        assertThat(origin.retry(2, "bob")).isTrue();
+
+        assertThat(origin.watermark()).isEqualTo(1);
+        assertThat(origin.isPending(2)).isFalse();
+        assertThat(origin.claim(4)).isTrue();
+        assertThat(origin.gate().admit("bob", 4)).as("behind 2, to be sent again").isFalse();
+        assertThat(origin.gate().admit("carol", 4)).isTrue();
+        assertThat(origin.claim(2)).as("sent again: routed").isTrue();
+        assertThat(origin.claim(2)).as("once").isFalse();
+        assertThat(origin.gate().admit("bob", 2)).isTrue();
+        assertThat(origin.gate().admit("bob", 4)).as("2 came again: the wait is over").isTrue();
+        origin.pending(tracker(2));
+        origin.answered(2, receipt(2));
+        assertThat(origin.watermark()).isEqualTo(4);
+    }
+
     @Test
     void delivered_resolvesIt_andAnswersARepeatWithADeliveredReceiptOfItsId() {
         Origin origin = new Origin("alice", 0xa1L, 0, 0);

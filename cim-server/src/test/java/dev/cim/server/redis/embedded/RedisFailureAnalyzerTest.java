@@ -3,7 +3,12 @@ package dev.cim.server.redis.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisCommandExecutionException;
+import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -52,6 +57,42 @@ class RedisFailureAnalyzerTest {
                 "Redis at redis.local:6400 refused cim's credentials (WRONGPASS invalid username-password pair).");
         assertThat(analysis.getAction()).contains("spring.data.redis.username", "SPRING_DATA_REDIS_PASSWORD",
                 EmbeddedRedisServer.PASSWORD_FILE);
+    }
+
+    /**
+     * Lettuce sometimes reports a refused password as a lost connection ("RedisHandshakeHandler not
+     * registered", its reconnection racing the failed handshake): the analysis asks Redis itself.
+     */
+    @Test
+    void analyze_inconclusiveFailure_asksRedis_andReportsTheRefusedPassword() throws Exception {
+        try (ServerSocket redis = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread answering = new Thread(() -> {
+                try (Socket client = redis.accept()) {
+                    byte[] auth = new byte[256];
+                    int read = client.getInputStream().read(auth);
+                    String asked = new String(auth, 0, Math.max(0, read), StandardCharsets.UTF_8);
+                    client.getOutputStream().write((asked.contains("AUTH") && asked.contains("cim")
+                            ? "-WRONGPASS invalid username-password pair or user is disabled.\r\n" : "+OK\r\n")
+                            .getBytes(StandardCharsets.UTF_8));
+                } catch (IOException ignored) {
+                    // the test fails on the analysis instead
+                }
+            });
+            answering.start();
+            RedisFailureAnalyzer probing = new RedisFailureAnalyzer(new MockEnvironment()
+                    .withProperty("spring.data.redis.host", "127.0.0.1")
+                    .withProperty("spring.data.redis.port", String.valueOf(redis.getLocalPort()))
+                    .withProperty("spring.data.redis.username", "cim")
+                    .withProperty("spring.data.redis.password", "wrong"));
+            Throwable failure = new IllegalStateException("Failed to start bean", new RedisConnectionFailureException(
+                    "Unable to connect", new IllegalStateException("RedisHandshakeHandler not registered")));
+
+            FailureAnalysis analysis = probing.analyze(failure);
+
+            assertThat(analysis.getDescription()).startsWith("Redis at 127.0.0.1:" + redis.getLocalPort()
+                    + " refused cim's credentials (WRONGPASS");
+            answering.join(5_000);
+        }
     }
 
     @Test
