@@ -21,6 +21,7 @@ import dev.cim.server.redis.RedisNodeBus;
 import dev.cim.server.redis.RedisOriginStore;
 import dev.cim.server.redis.RedisPresenceStore;
 import dev.cim.server.redis.RedisScheduledStore;
+import dev.cim.server.redis.ReplicaAcks;
 import dev.cim.server.store.PresenceStore;
 import dev.cim.server.store.ScheduledStore;
 import io.micrometer.core.instrument.Gauge;
@@ -103,12 +104,14 @@ class CimServerConfiguration {
             DelayScheduler wheel, Clock clock, ExecutorService cimLoginWorkers, MeterRegistry meters) {
         CimServerProperties.Limits l = properties.limits();
         CimServerProperties.Delays d = properties.delays();
+        ReplicaAcks acks = new ReplicaAcks(cimBytesRedisTemplate, properties.redis().replicasToAck(),
+                properties.redis().replicasAckTimeout());
         ChatCore.Stores stores = new ChatCore.Stores(accounts,
                 new RedisInboxStore(cimBytesRedisTemplate, clock::millis, l.inboxMessages(), l.inboxBytes().toBytes(),
-                        l.inboxTtl()),
+                        l.inboxTtl(), acks),
                 presence, new RedisOriginStore(redis, ORIGIN_RETENTION),
-                new RedisScheduledStore(cimBytesRedisTemplate, d.buckets()), bus,
-                new RedisGroupStore(cimBytesRedisTemplate), new RedisConversationLog(cimBytesRedisTemplate));
+                new RedisScheduledStore(cimBytesRedisTemplate, d.buckets(), acks), bus,
+                new RedisGroupStore(cimBytesRedisTemplate, acks), new RedisConversationLog(cimBytesRedisTemplate));
         Duration groupLogs = properties.history().retention().compareTo(l.inboxTtl()) > 0
                 ? properties.history().retention() : l.inboxTtl();
         ChatCore.Settings settings = new ChatCore.Settings(

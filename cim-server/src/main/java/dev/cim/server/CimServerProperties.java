@@ -89,10 +89,24 @@ public record CimServerProperties(
      * @param maxmemory  the most memory the embedded Redis may use for data; past it, writes are
      *                   refused (the sender is told the server's storage is full) and nothing stored
      *                   is evicted. At least 1MB
+     * @param replicasToAck how many replicas must have a message stored for a recipient (inbox,
+     *                   group log, scheduled message) before it is confirmed to its sender (Redis
+     *                   {@code WAIT}); 0, the default, confirms once the master has it
+     * @param replicasAckTimeout how long a store waits for them; past it the message is refused for
+     *                   now and its sender's client sends it again
      */
     public record Redis(@DefaultValue("true") boolean embedded, @DefaultValue("everysec") String fsync,
-            @DefaultValue("") String executable, @DefaultValue("1GB") DataSize maxmemory) {
+            @DefaultValue("") String executable, @DefaultValue("1GB") DataSize maxmemory,
+            @DefaultValue("0") int replicasToAck, @DefaultValue("1s") Duration replicasAckTimeout) {
         public Redis {
+            if (replicasToAck < 0) {
+                throw new IllegalArgumentException("cim.server.redis.replicas-to-ack: " + replicasToAck
+                        + " (expected: >= 0)");
+            }
+            if (replicasAckTimeout == null || replicasAckTimeout.toMillis() < 1) {
+                throw new IllegalArgumentException("cim.server.redis.replicas-ack-timeout: " + replicasAckTimeout
+                        + " (expected: at least 1ms)");
+            }
             if (!"everysec".equals(fsync) && !"always".equals(fsync)) {
                 throw new IllegalArgumentException("cim.server.redis.fsync: '" + fsync + "' (expected: everysec or always)");
             }

@@ -118,6 +118,19 @@ class CimServerPropertiesTest {
     }
 
     @Test
+    void replicasToAck_isBound_andANegativeCountFailsStartup() {
+        runner.withPropertyValues("cim.server.redis.replicas-to-ack=1", "cim.server.redis.replicas-ack-timeout=250ms")
+                .run(context -> {
+                    CimServerProperties p = context.getBean(CimServerProperties.class);
+                    assertThat(p.redis().replicasToAck()).isEqualTo(1);
+                    assertThat(p.redis().replicasAckTimeout()).isEqualTo(java.time.Duration.ofMillis(250));
+                });
+        runner.withPropertyValues("cim.server.redis.replicas-to-ack=-1")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .rootCause().hasMessageContaining("cim.server.redis.replicas-to-ack: -1 (expected: >= 0)"));
+    }
+
+    @Test
     void refreshIntervalNotBelowTheTtl_failsStartupSayingWhatWasExpected() {
         runner.withPropertyValues("cim.server.presence.ttl=10s", "cim.server.presence.refresh-interval=10s")
                 .run(context -> assertThat(context).getFailure()

@@ -153,9 +153,18 @@ public final class RedisGroupStore implements GroupStore {
             """);
 
     private final RedisTemplate<String, byte[]> redis;
+    private final ReplicaAcks acks;
 
     public RedisGroupStore(RedisTemplate<String, byte[]> redis) {
+        this(redis, ReplicaAcks.NONE);
+    }
+
+    /**
+     * @param acks what a post waits for before it counts as posted (replicas having it)
+     */
+    public RedisGroupStore(RedisTemplate<String, byte[]> redis, ReplicaAcks acks) {
         this.redis = redis;
+        this.acks = acks;
     }
 
     private static List<byte[]> keys(String name, String... suffixes) {
@@ -325,6 +334,7 @@ public final class RedisGroupStore implements GroupStore {
         if (RedisBytes.number(reply.get(0)) != 0) {
             return new Posting.NotMember();
         }
+        acks.await(RedisBytes.of(RedisKeys.groupMeta(name))); // the log shares its slot
         String previous = RedisBytes.text(reply.get(2));
         return new Posting.Posted(new Post(RedisBytes.text(reply.get(1)), "0-0".equals(previous) ? "" : previous,
                 RedisBytes.number(reply.get(3))));

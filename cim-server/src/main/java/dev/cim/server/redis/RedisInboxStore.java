@@ -98,6 +98,7 @@ public final class RedisInboxStore implements InboxStore {
             """);
 
     private final RedisTemplate<String, byte[]> redis;
+    private final ReplicaAcks acks;
     private final LongSupplier clock;
     private final int maxMessages;
     private final long maxBytes;
@@ -110,6 +111,15 @@ public final class RedisInboxStore implements InboxStore {
      */
     public RedisInboxStore(RedisTemplate<String, byte[]> redis, LongSupplier clock, int maxMessages, long maxBytes,
             Duration ttl) {
+        this(redis, clock, maxMessages, maxBytes, ttl, ReplicaAcks.NONE);
+    }
+
+    /**
+     * @param acks what a stored message waits for before it counts as stored (replicas having it)
+     */
+    public RedisInboxStore(RedisTemplate<String, byte[]> redis, LongSupplier clock, int maxMessages, long maxBytes,
+            Duration ttl, ReplicaAcks acks) {
+        this.acks = acks;
         this.redis = redis;
         this.clock = clock;
         this.maxMessages = maxMessages;
@@ -127,7 +137,10 @@ public final class RedisInboxStore implements InboxStore {
                         RedisBytes.of(ttl.toMillis()), chat.toByteArray()));
         int code = (int) RedisBytes.number(reply.get(0));
         return switch (code) {
-            case 0 -> new Offer.Stored(RedisBytes.text(reply.get(1)));
+            case 0 -> {
+                acks.await(RedisBytes.of(RedisKeys.inbox(user)));
+                yield new Offer.Stored(RedisBytes.text(reply.get(1)));
+            }
             case 1 -> {
                 Set<String> nodes = new HashSet<>();
                 for (int i = 1; i < reply.size(); i++) {
@@ -152,6 +165,7 @@ public final class RedisInboxStore implements InboxStore {
         chats.forEach(chat -> args.add(chat.toByteArray()));
         List<?> reply = (List<?>) STORE.run(redis,
                 List.of(RedisBytes.of(RedisKeys.inbox(user)), RedisBytes.of(RedisKeys.inboxBytes(user))), args);
+        acks.await(RedisBytes.of(RedisKeys.inbox(user)));
         List<String> ids = new ArrayList<>(reply.size());
         reply.forEach(id -> ids.add(RedisBytes.text(id)));
         return ids;

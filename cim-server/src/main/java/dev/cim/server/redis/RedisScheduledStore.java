@@ -194,17 +194,26 @@ public final class RedisScheduledStore implements ScheduledStore {
 
     private final RedisTemplate<String, byte[]> redis;
     private final int buckets;
+    private final ReplicaAcks acks;
 
     /**
      * @param buckets how many buckets, 1 to 16384 (more buckets: smaller per-user scans, more keys to
      *                read per scan)
      */
     public RedisScheduledStore(RedisTemplate<String, byte[]> redis, int buckets) {
+        this(redis, buckets, ReplicaAcks.NONE);
+    }
+
+    /**
+     * @param acks what a registration waits for before it counts as held (replicas having it)
+     */
+    public RedisScheduledStore(RedisTemplate<String, byte[]> redis, int buckets, ReplicaAcks acks) {
         if (buckets < 1 || buckets > 16384) {
             throw new IllegalArgumentException("buckets: " + buckets + " (expected: 1 to 16384)");
         }
         this.redis = redis;
         this.buckets = buckets;
+        this.acks = acks;
     }
 
     @Override
@@ -248,14 +257,21 @@ public final class RedisScheduledStore implements ScheduledStore {
                     args));
         }
         List<Object> replies = REGISTER.runAll(redis, calls);
+        RuntimeException unreplicated = null;
+        try {
+            acks.awaitAll(calls.stream().map(call -> call.keys().get(2)).toList());
+        } catch (RuntimeException e) {
+            unreplicated = e; // held by the master only: not confirmed (a resend registers nothing twice)
+        }
         Registration[] registrations = new Registration[drafts.size()];
         int call = 0;
         for (List<Integer> positions : byUser.values()) {
             Object reply = replies.get(call++);
             for (int k = 0; k < positions.size(); k++) {
                 int i = positions.get(k);
-                registrations[i] = reply instanceof RuntimeException e
-                        ? new Registration.Failed(e) : registration((List<?>) reply, 3 * k, drafts.get(i).draft(), maxPerUser);
+                registrations[i] = reply instanceof RuntimeException e ? new Registration.Failed(e)
+                        : unreplicated != null ? new Registration.Failed(unreplicated)
+                        : registration((List<?>) reply, 3 * k, drafts.get(i).draft(), maxPerUser);
             }
         }
         return Arrays.asList(registrations);
