@@ -125,6 +125,14 @@ final class ChildServer implements AutoCloseable {
             command.add("--cim.server.tls.certificate=" + trust);
             command.add("--cim.server.tls.private-key=" + key);
         }
+        // A setting given again replaces the default above (Spring would join the two with a comma).
+        for (String extra : extraArgs) {
+            int equals = extra.indexOf('=');
+            if (extra.startsWith("--") && equals > 0) {
+                String key = extra.substring(0, equals + 1);
+                command.removeIf(arg -> arg.startsWith(key));
+            }
+        }
         command.addAll(extraArgs);
         Path log = Files.createTempFile("cim-loadgen-server-", ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true)

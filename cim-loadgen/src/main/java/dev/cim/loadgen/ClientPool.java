@@ -120,7 +120,7 @@ final class ClientPool implements AutoCloseable {
     }
 
     private CimClientBuilder builder(LoadClient client, int i) {
-        InetSocketAddress server = dialer.server();
+        InetSocketAddress server = dialer.serverFor(i);
         CimClientBuilder builder = CimClient.builder()
                 .addresses(List.of(new ServerAddress(server.getHostString(), server.getPort())))
                 .user(client.user())

@@ -1,6 +1,8 @@
 package dev.cim.loadgen;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -12,20 +14,56 @@ import java.util.concurrent.TimeUnit;
  */
 final class CpuMeter {
 
-    /** CPU time of both processes at one moment; a part that could not be read is absent. */
-    record Reading(Optional<Duration> server, Optional<Duration> generator) {
+    /**
+     * CPU time at one moment: the servers' (all nodes), the generator's, and the other processes'
+     * ({@code --cpu-pids}); a part that could not be read, or was not asked for, is absent.
+     */
+    record Reading(Optional<Duration> server, Optional<Duration> generator, Optional<Duration> others) {
     }
 
-    private final ProcessHandle server;
+    private final List<ProcessHandle> servers;
+    private final List<ProcessHandle> others;
 
     /** @param serverPid the server's pid, or 0 if unknown (then only the generator is read) */
     CpuMeter(long serverPid) {
-        this.server = serverPid > 0 ? ProcessHandle.of(serverPid).orElse(null) : null;
+        this(serverPid > 0 ? List.of(serverPid) : List.of(), List.of());
+    }
+
+    /**
+     * @param serverPids the servers' pids (every node), none if unknown
+     * @param otherPids  other processes to report (an external Redis), or none
+     */
+    CpuMeter(List<Long> serverPids, List<Long> otherPids) {
+        this.servers = handles(serverPids);
+        this.others = handles(otherPids);
+    }
+
+    private static List<ProcessHandle> handles(List<Long> pids) {
+        List<ProcessHandle> handles = new ArrayList<>(pids.size());
+        for (long pid : pids) {
+            ProcessHandle.of(pid).ifPresent(handles::add);
+        }
+        return List.copyOf(handles);
     }
 
     Reading read() {
-        return new Reading(server == null ? Optional.empty() : server.info().totalCpuDuration(),
-                ProcessHandle.current().info().totalCpuDuration());
+        return new Reading(total(servers), ProcessHandle.current().info().totalCpuDuration(), total(others));
+    }
+
+    /** The processes' CPU time together; absent when there are none or one cannot be read. */
+    private static Optional<Duration> total(List<ProcessHandle> processes) {
+        if (processes.isEmpty()) {
+            return Optional.empty();
+        }
+        Duration sum = Duration.ZERO;
+        for (ProcessHandle process : processes) {
+            Optional<Duration> cpu = process.info().totalCpuDuration();
+            if (cpu.isEmpty()) {
+                return Optional.empty();
+            }
+            sum = sum.plus(cpu.get());
+        }
+        return Optional.of(sum);
     }
 
     /**
@@ -58,7 +96,8 @@ final class CpuMeter {
             return "CPU per message: no messages";
         }
         return "CPU per message: server " + micros(from.server(), to.server(), messages) + ", generator "
-                + micros(from.generator(), to.generator(), messages);
+                + micros(from.generator(), to.generator(), messages)
+                + (from.others().isPresent() ? ", --cpu-pids " + micros(from.others(), to.others(), messages) : "");
     }
 
     private static String micros(Optional<Duration> from, Optional<Duration> to, long messages) {

@@ -197,6 +197,15 @@ final class LoadCommand {
             + "curve's PNG is written (default: ${DEFAULT-VALUE})")
     Path plot;
 
+    @Option(names = "--nodes", defaultValue = "1", description = "child servers, each a node, users spread over "
+            + "them; more than 1 needs --server-arg=--cim.server.redis.embedded=false and a shared Redis "
+            + "(default: ${DEFAULT-VALUE})")
+    int nodes;
+
+    @Option(names = "--cpu-pids", split = ",", description = "other processes (an external Redis) whose CPU per "
+            + "message is reported beside the server's")
+    List<Long> cpuPids;
+
     @Option(names = "--tls-trust", description = "--tls=on with --port: a PEM file of the certificates to trust "
             + "(default: the JDK's trust store)")
     Path tlsTrust;
@@ -269,7 +278,7 @@ final class LoadCommand {
                 pick(searchMessages, 100_000, 2000),
                 ioThreads, epoll, perSourceAddress, tlsMode(), pick(rounds, 4, 2), tlsTrust, tlsServerName,
                 transportMode(), against == null ? List.of() : against.stream().map(LoadOptions.Against::of).toList(),
-                plot);
+                plot, nodes, cpuPids == null ? List.of() : cpuPids);
     }
 
     private LoadOptions.TlsMode tlsMode() {

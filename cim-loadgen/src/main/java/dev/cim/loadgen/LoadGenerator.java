@@ -9,6 +9,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -92,11 +93,23 @@ public final class LoadGenerator {
         }
         boolean tls = options.tls() == LoadOptions.TlsMode.ON;
         boolean webSocket = options.transport() == LoadOptions.TransportMode.WEBSOCKET;
-        ChildServer child = options.childServer()
-                ? ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
-                        options.serverArgs(), tls) : null;
+        List<ChildServer> children = new ArrayList<>();
+        try {
+            for (int node = 0; options.childServer() && node < options.nodes(); node++) {
+                List<String> args = new ArrayList<>(options.serverArgs());
+                if (options.nodes() > 1) {
+                    args.add("--cim.server.node-id=loadgen-" + node);
+                }
+                children.add(ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
+                        args, tls));
+            }
+        } catch (IOException | RuntimeException e) {
+            children.forEach(ChildServer::close);
+            throw e;
+        }
+        ChildServer child = children.isEmpty() ? null : children.get(0);
         String serverDescription = child != null
-                ? describe(child)
+                ? children.stream().map(LoadGenerator::describe).collect(java.util.stream.Collectors.joining("; "))
                 : "external at " + options.host() + ":" + options.port() + (options.serverPid() > 0
                         ? ", pid " + options.serverPid() : ", pid unknown (no memory readings)");
         ClientTls clientTls = null;
@@ -116,13 +129,25 @@ public final class LoadGenerator {
             report.note("--quick: a smoke test with small numbers; rates, latencies and per-connection memory "
                     + "from it say little about the targets (a few hundred connections are within GC noise)");
         }
-        Dialer dialer = dialer(options, new InetSocketAddress(options.host(), port), clientTls, webSocket);
+        List<InetSocketAddress> servers = new ArrayList<>();
+        if (children.isEmpty()) {
+            servers.add(new InetSocketAddress(options.host(), port));
+        }
+        children.forEach(node -> servers.add(new InetSocketAddress(options.host(), webSocket ? node.webPort() : node.port())));
+        Dialer dialer = dialer(options, servers, clientTls, webSocket);
+        List<Long> serverPids = children.isEmpty() ? (serverPid > 0 ? List.of(serverPid) : List.of())
+                : children.stream().map(ChildServer::pid).toList();
+        if (children.size() > 1) {
+            report.note(String.format(Locale.ROOT, "%d nodes on one Redis; users spread over them in turn, so a "
+                    + "random pair is on two nodes with probability %.2f; CPU per message sums the %d servers",
+                    children.size(), (children.size() - 1.0) / children.size(), children.size()));
+        }
         report.note("generator transport: " + dialer.transport().name() + ", " + options.ioThreads() + " I/O threads");
         report.note("connections: " + dialer.describe() + (tls ? "; server " + (child != null ? child.security()
                 : "external") : ""));
         try {
             if (options.parts().contains(1) || options.parts().contains(2)) {
-                chatParts(dialer, serverPid, options, prefix, report);
+                chatParts(dialer, new CpuMeter(serverPids, options.cpuPids()), options, prefix, report);
             }
             if (options.parts().contains(4)) {
                 RedisProbe redis = child != null ? child.redis() : null;
@@ -145,14 +170,14 @@ public final class LoadGenerator {
                 progress("part 3: holding idle connections");
                 ConnectionsPart.run(dialer, serverPid, idleFiles, options, prefix, report);
             }
-            if (child != null && !child.isAlive()) {
-                report.note("the server process died during the run; see " + child.log());
+            for (ChildServer node : children) {
+                if (!node.isAlive()) {
+                    report.note("a server process died during the run; see " + node.log());
+                }
             }
         } finally {
             stop(dialer);
-            if (child != null) {
-                child.close();
-            }
+            children.forEach(ChildServer::close);
         }
         String title = (options.quick() ? "cim load run (--quick smoke test)" : "cim load run") + ", parts "
                 + options.parts();
@@ -165,10 +190,15 @@ public final class LoadGenerator {
      * one delay wheel for their scheduled-message jobs, as one program would have.
      */
     private static Dialer dialer(LoadOptions options, InetSocketAddress server, ClientTls tls, boolean webSocket) {
+        return dialer(options, List.of(server), tls, webSocket);
+    }
+
+    private static Dialer dialer(LoadOptions options, List<InetSocketAddress> servers, ClientTls tls,
+            boolean webSocket) {
         NettyTransport transport = options.epoll() ? NettyTransport.best() : NettyTransport.nio();
         EventLoopGroup group = transport.group(options.ioThreads(), new DefaultThreadFactory("loadgen-io", true));
         DelayScheduler wheel = DelayScheduler.builder().tick(options.tick()).threadNamePrefix("loadgen-wheel").build();
-        return new Dialer(group, transport, wheel, server, tls, webSocket, options.perSourceAddress());
+        return new Dialer(group, transport, wheel, servers, tls, webSocket, options.perSourceAddress());
     }
 
     private static void stop(Dialer dialer) throws InterruptedException {
@@ -360,7 +390,7 @@ public final class LoadGenerator {
         return "child process pid " + child.pid() + " (log " + child.log() + "): `" + String.join(" ", child.command()) + "`";
     }
 
-    private static void chatParts(Dialer dialer, long serverPid, LoadOptions options, String prefix, Report report)
+    private static void chatParts(Dialer dialer, CpuMeter cpu, LoadOptions options, String prefix, Report report)
             throws InterruptedException {
         try (ClientPool pool = dialer.pool()) {
             progress("logging in " + options.users() + " chat users");
@@ -374,7 +404,7 @@ public final class LoadGenerator {
             }
             if (options.parts().contains(1)) {
                 progress("part 1: throughput and latency");
-                ThroughputPart.run(opened.clients(), options, new CpuMeter(serverPid), report);
+                ThroughputPart.run(opened.clients(), options, cpu, report);
             }
             if (options.parts().contains(2)) {
                 progress("part 2: broadcast fan-out");

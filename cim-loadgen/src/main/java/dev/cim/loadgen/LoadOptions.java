@@ -84,6 +84,12 @@ import java.util.Set;
  * @param against          empty, or two sides compared in part 1 (closed loop and latency curve),
  *                         the first measured against the second: the server or the minimal relay
  * @param plot             {@code against}: where the latency curve's PNG goes
+ * @param nodes            child servers, each its own node; users are spread over them by index, so
+ *                         a random pair is on two nodes with probability (nodes - 1) / nodes. More
+ *                         than one needs a Redis they share ({@code --server-arg}s for an external
+ *                         Redis or a cluster)
+ * @param cpuPids          other processes whose CPU per message is reported beside the server's (the
+ *                         Redis processes of an external Redis or cluster)
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
         List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users,
@@ -94,7 +100,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         Duration seriesDuration, Duration tick, int groupMembers, int groupRounds, int groupWindow,
         Duration groupDuration, int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads,
         boolean epoll, int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport,
-        List<Against> against, Path plot) {
+        List<Against> against, Path plot, int nodes, List<Long> cpuPids) {
 
     /** Whether the chat connections speak TLS. */
     enum TlsMode {
@@ -216,6 +222,16 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
             throw new IllegalArgumentException("--against compares part 1 on child processes over plaintext TCP "
                     + "(expected: --parts=1, no --port, --tls=off, --transport=tcp)");
         }
+        if (nodes < 1) {
+            throw new IllegalArgumentException("--nodes: " + nodes + " (expected: >= 1)");
+        }
+        if (nodes > 1 && (port != 0 || !against.isEmpty() || tls == TlsMode.BOTH || transport == TransportMode.BOTH
+                || serverArgs.stream().noneMatch(a -> a.startsWith("--cim.server.redis.embedded=false")))) {
+            throw new IllegalArgumentException("--nodes=" + nodes + " starts that many child servers on one shared "
+                    + "Redis (expected: no --port, --against, --tls=both or --transport=both, and "
+                    + "--server-arg=--cim.server.redis.embedded=false with that Redis's settings)");
+        }
+        cpuPids = List.copyOf(cpuPids);
         if ((tlsTrust != null || tlsServerName != null) && (tls != TlsMode.ON || port == 0)) {
             throw new IllegalArgumentException("--tls-trust and --tls-server-name are for --tls=on against an "
                     + "external server (expected: with --tls=on and --port)");

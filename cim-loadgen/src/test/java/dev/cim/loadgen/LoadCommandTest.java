@@ -102,6 +102,23 @@ class LoadCommandTest {
     }
 
     @Test
+    void nodes_moreThanOneNeedChildServersOnASharedRedis_andCpuPidsAreRead() {
+        assertThat(LoadOptions.parse(new String[] {}).nodes()).isEqualTo(1);
+        LoadOptions options = LoadOptions.parse(new String[] {"--nodes=3", "--cpu-pids=11,12",
+                "--server-arg=--cim.server.redis.embedded=false"});
+        assertThat(options.nodes()).isEqualTo(3);
+        assertThat(options.cpuPids()).containsExactly(11L, 12L);
+
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--nodes=0"}))
+                .withMessage("--nodes: 0 (expected: >= 1)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--nodes=2"}))
+                .withMessageStartingWith("--nodes=2 starts that many child servers on one shared Redis (expected:");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--nodes=2",
+                        "--port=9000", "--server-arg=--cim.server.redis.embedded=false"}))
+                .withMessageStartingWith("--nodes=2 starts");
+    }
+
+    @Test
     void quick_givesSmokeTestDefaults_butExplicitValuesWin() {
         LoadOptions options = LoadOptions.parse(new String[] {"--quick", "--users=70", "--window=3,4", "--hold=1s"});
 

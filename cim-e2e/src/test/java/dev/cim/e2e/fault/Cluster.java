@@ -1,9 +1,9 @@
 package dev.cim.e2e.fault;
 
 import dev.cim.e2e.JavaProcess;
-import dev.cim.e2e.RedisCluster;
 import dev.cim.e2e.RedisProcess;
 import dev.cim.testkit.Ports;
+import dev.cim.testkit.RedisCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

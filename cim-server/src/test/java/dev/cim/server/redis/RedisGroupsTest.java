@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisGroupsTest {
 
     @RegisterExtension
-    static final RedisFixture redis = new RedisFixture();
+    static final RedisFixture redis = RedisFixture.standaloneOrCluster();
 
     private static final AtomicInteger names = new AtomicInteger();
     // The logs are trimmed by position, which Redis stamps with its own clock: the test runs on the real one.

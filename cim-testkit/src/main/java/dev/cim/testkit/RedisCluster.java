@@ -1,4 +1,4 @@
-package dev.cim.e2e;
+package dev.cim.testkit;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
