@@ -268,6 +268,65 @@ class FaultInjectionIT {
     }
 
     /**
+     * Three nodes on a Redis Cluster with users on each: three numbered streams, each from a user on
+     * one node to a user on the next, while node 0 is SIGKILLed and started again, node 1 is frozen
+     * (SIGSTOP) past its heartbeat's time to live and thawed, and node 2 is SIGKILLed and started
+     * again. Each stream's confirmed messages must be shown once, in order.
+     */
+    @Test
+    void threeNodesOnARedisCluster_nodesKilledAndOneFrozen_streamsBetweenAllNodes() throws Exception {
+        try (Cluster cluster = Cluster.onRedisCluster(3)) {
+            cluster.start();
+            List<JavaProcess> senders = new ArrayList<>();
+            List<JavaProcess> receivers = new ArrayList<>();
+            for (int node = 0; node < 3; node++) {
+                receivers.add(connected(cluster.receiver("r12" + node, startingAt(cluster, (node + 1) % 3))));
+            }
+            for (int node = 0; node < 3; node++) {
+                senders.add(connected(cluster.sender("s12" + node, startingAt(cluster, node), "r12" + node, 1, 900,
+                        RATE / 2)));
+            }
+            JavaProcess first = senders.get(0);
+            awaitAcks(first, 100);
+            cluster.killServer(0);
+            cluster.startServer(0);
+            awaitAcks(first, 300);
+            cluster.freezeServer(1);
+            awaitLines(first, "SENT", highestSentCount(first) + 300); // 6 s: past the 4 s node-ttl
+            cluster.thawServer(1);
+            awaitAcks(first, 500);
+            cluster.killServer(2);
+            cluster.startServer(2);
+            for (JavaProcess sender : senders) {
+                sender.await("DONE", Duration.ofSeconds(120));
+            }
+            List<Ledger> ledgers = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Ledger ledger = new Ledger();
+                ledger.sender(senders.get(i).transcript());
+                settle(ledger, List.of(receivers.get(i)));
+                ledgers.add(ledger);
+            }
+            Ledger.Counts total = Ledger.sum(ledgers);
+            record("three nodes on a Redis Cluster, streams between all of them: a node SIGKILL (twice), a node SIGSTOP "
+                    + "past its heartbeat", 3, total);
+            if (!total.clean()) {
+                cluster.keepOutputs("cluster-nodes");
+            }
+            assertThat(total.clean()).as("%s", total).isTrue();
+        }
+    }
+
+    /** Every node's address, node {@code first}'s first: where a client of that node fails over to. */
+    private static String startingAt(Cluster cluster, int first) {
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            addresses.add("127.0.0.1:" + cluster.port((first + i) % 3));
+        }
+        return String.join(",", addresses);
+    }
+
+    /**
      * A group of 50 members on two nodes: three senders (members too) send numbered messages to it,
      * 45 members listen in two crowds (a process each, one per node), two more alone; one of those
      * is killed and started again, twice, and then the first node is killed and started again. Every
