@@ -74,7 +74,12 @@ final class Sends {
         }
         String recipient = UserNames.canonical(send.getRecipient());
         if (!origin.gate().admit(recipient, sequence)) {
-            retryLater(session, origin, sequence, recipient, Tracker.Failure.behindRetry(recipient));
+            Tracker.Failure behind = Tracker.Failure.behindRetry(recipient);
+            if (!retryLater(session, origin, sequence, recipient, behind)) {
+                Envelope refused = Envelopes.error(sequence, ErrorReply.Code.INTERNAL, tooManyToRetry(behind), false);
+                origin.answered(sequence, refused);
+                session.connection().send(refused);
+            }
             return;
         }
         Chat chat = Chat.newBuilder()
@@ -147,6 +152,10 @@ final class Sends {
         return true;
     }
 
+    private static String tooManyToRetry(Tracker.Failure why) {
+        return why.reason() + " (and this client has too many messages waiting to be sent again: send it later)";
+    }
+
     /** Where a tracked message's outcome goes: a receipt (or refusal) to its origin's current session. */
     private static Tracker.Outcome receiptTo(Origin origin, ChatMetrics.Timing timing) {
         return (tracker, sessions, stored, failure) -> {
@@ -160,9 +169,12 @@ final class Sends {
                 }
                 return;
             }
-            if (failure != null && failure.retryable()
-                    && retryLater(current, origin, tracker.sequence(), tracker.recipient(), failure)) {
-                return;
+            if (failure != null && failure.retryable()) {
+                if (retryLater(current, origin, tracker.sequence(), tracker.recipient(), failure)) {
+                    return;
+                }
+                // Final, not TRY_AGAIN: a repeat is answered with what is kept, and must not be retried.
+                failure = new Tracker.Failure(ErrorReply.Code.INTERNAL, tooManyToRetry(failure));
             }
             Envelope answer = failure != null
                     ? Envelopes.error(tracker.sequence(), failure.code(), failure.reason(), false)

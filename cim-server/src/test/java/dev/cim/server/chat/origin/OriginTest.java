@@ -81,6 +81,20 @@ class OriginTest {
     }
 
     @Test
+    void retry_isBounded_pastTheBoundTheRefusalIsFinal() {
+        int kept = 0;
+        for (long n = 1; n <= 5000; n++) {
+            origin.claim(n);
+            if (origin.retry(n, "bob")) {
+                kept++;
+            }
+        }
+        assertThat(kept).as("numbers kept to be sent again").isEqualTo(4096);
+        assertThat(origin.claim(4097)).as("a number past the bound is not routed again").isFalse();
+        assertThat(origin.claim(4096)).isTrue();
+    }
+
+    @Test
     void delivered_resolvesIt_andAnswersARepeatWithADeliveredReceiptOfItsId() {
         Origin origin = new Origin("alice", 0xa1L, 0, 0);
         origin.claim(7);
