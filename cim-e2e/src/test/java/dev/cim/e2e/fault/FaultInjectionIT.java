@@ -292,7 +292,8 @@ class FaultInjectionIT {
             cluster.startServer(0);
             awaitAcks(first, 300);
             cluster.freezeServer(1);
-            awaitLines(first, "SENT", highestSentCount(first) + 300); // 6 s: past the 4 s node-ttl
+            // Frozen until the other nodes take it for dead (its heartbeat's node-ttl, 4 s), then thawed.
+            cluster.server(2).await("[node-1] stopped answering their heartbeat: taken for dead", WAIT);
             cluster.thawServer(1);
             awaitAcks(first, 500);
             cluster.killServer(2);

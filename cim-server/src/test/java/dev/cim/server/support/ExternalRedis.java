@@ -34,11 +34,26 @@ public final class ExternalRedis implements AutoCloseable {
      * {@code save ""} are added) and waits until it accepts connections.
      */
     public static ExternalRedis start(RedisExecutable executable, Path dir, String config) {
+        return start(executable, dir, config, List.of(), "eady to accept connections");
+    }
+
+    /**
+     * Starts a Sentinel ({@code redis-server --sentinel}) with {@code config} (its {@code sentinel
+     * monitor} lines among them) and waits until it monitors its first master.
+     */
+    public static ExternalRedis startSentinel(RedisExecutable executable, Path dir, String config) {
+        return start(executable, dir, config, List.of("--sentinel"), "+monitor master");
+    }
+
+    private static ExternalRedis start(RedisExecutable executable, Path dir, String config, List<String> args,
+            String readyLine) {
         try {
             Files.createDirectories(dir);
             Path file = dir.resolve("redis.conf");
             Files.writeString(file, config + "\ndir \"" + dir + "\"\nsave \"\"\n");
-            Process process = new ProcessBuilder(List.of(executable.path().toString(), file.toString()))
+            List<String> command = new java.util.ArrayList<>(List.of(executable.path().toString(), file.toString()));
+            command.addAll(args);
+            Process process = new ProcessBuilder(command)
                     .directory(dir.toFile()).redirectErrorStream(true).start();
             CountDownLatch ready = new CountDownLatch(1);
             Deque<String> output = new ArrayDeque<>();
@@ -52,7 +67,7 @@ public final class ExternalRedis implements AutoCloseable {
                                 output.removeFirst();
                             }
                         }
-                        if (line.contains("eady to accept connections")) {
+                        if (line.contains(readyLine)) {
                             ready.countDown();
                         }
                     }
