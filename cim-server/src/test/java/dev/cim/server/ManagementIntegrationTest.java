@@ -49,6 +49,10 @@ class ManagementIntegrationTest {
             CimClient carol = server.client("carol", new Recorder());
             carol.connect().join();
             carol.close();
+            // Gone on the server too (alice's and bob's sessions left), or "waits 1" could still be
+            // written live to her closing session, and counted so, before it is stored.
+            await("carol's session closed").atMost(Duration.ofSeconds(10)).until(() ->
+                    get(management, "/actuator/prometheus").body().contains("cim_sessions 2.0"));
             alice.send(Recipient.user("carol"), "waits 1").join();
             alice.send(Recipient.user("carol"), "waits 2").join();
             Recorder carolAgain = new Recorder();
