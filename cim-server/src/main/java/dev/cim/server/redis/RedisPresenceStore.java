@@ -1,7 +1,9 @@
 package dev.cim.server.redis;
 
 import dev.cim.server.store.PresenceStore;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.SetArgs;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -69,10 +71,13 @@ public final class RedisPresenceStore implements PresenceStore {
 
     @Override
     public void heartbeat(String address) {
-        batch((r, sent) -> {
-            sent.add(r.set(key(RedisKeys.node(nodeId)), RedisBytes.of(address), SetArgs.Builder.px(nodeTtl)));
-            sent.add(r.sadd(key(RedisKeys.NODES), node));
-        });
+        batch((r, sent) -> beat(r, sent, address));
+    }
+
+    /** This node's liveness key, renewed, and its name among the nodes. */
+    private void beat(RedisClusterAsyncCommands<byte[], byte[]> r, List<RedisFuture<?>> sent, String address) {
+        sent.add(r.set(key(RedisKeys.node(nodeId)), RedisBytes.of(address), SetArgs.Builder.px(nodeTtl)));
+        sent.add(r.sadd(key(RedisKeys.NODES), node));
     }
 
     private String field(int sessions) {
@@ -102,8 +107,7 @@ public final class RedisPresenceStore implements PresenceStore {
     public void refresh(String address, Map<String, Integer> users) {
         // One round trip whatever the number of users.
         batch((r, sent) -> {
-            sent.add(r.set(key(RedisKeys.node(nodeId)), RedisBytes.of(address), SetArgs.Builder.px(nodeTtl)));
-            sent.add(r.sadd(key(RedisKeys.NODES), node));
+            beat(r, sent, address);
             users.forEach((user, sessions) -> {
                 byte[] presence = key(RedisKeys.presence(user));
                 sent.add(r.hset(presence, node, RedisBytes.of(field(sessions))));

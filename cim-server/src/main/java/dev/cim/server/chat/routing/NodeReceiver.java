@@ -9,7 +9,6 @@ import dev.cim.server.chat.session.LocalUsers;
 import dev.cim.server.chat.session.Tracker;
 import dev.cim.server.chat.session.UserEntry;
 import dev.cim.server.store.InboxStore;
-import dev.cim.server.store.StoreFullException;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -122,8 +121,7 @@ public final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable 
                 }
             } catch (RuntimeException e) {
                 log.error("Could not store relayed message {} for {}: {}", chat.getId(), to, e.toString());
-                tracker.failed(new Tracker.Failure(dev.cim.common.protocol.proto.ErrorReply.Code.INTERNAL,
-                        StoreFullException.describe(e)));
+                tracker.failed(Tracker.Failure.ofStore(e, "relayed message not stored"));
             } finally {
                 gate.leave(to);
             }
