@@ -2,6 +2,7 @@ package dev.cim.common.protocol;
 
 import io.netty.util.collection.LongObjectHashMap;
 import java.util.Collection;
+import java.util.List;
 
 /**
  * Values by sequence number (a client's request numbers, see {@link MessageIds}), for numbers taken
@@ -24,7 +25,11 @@ public final class SequenceMap<V> {
     /** 2^64 / golden ratio, odd: multiplying by it is a bijection of long. */
     private static final long SPREAD = 0x9E3779B97F4A7C15L;
 
-    private final LongObjectHashMap<V> map = new LongObjectHashMap<>();
+    /**
+     * Made at the first {@link #put}: a map that never holds anything (the origin of a client that
+     * only stays connected) costs no table.
+     */
+    private LongObjectHashMap<V> map;
 
     private static long key(long sequence) {
         return sequence * SPREAD;
@@ -32,33 +37,41 @@ public final class SequenceMap<V> {
 
     /** Maps {@code sequence} to {@code value}; returns the value it replaced, or null. */
     public V put(long sequence, V value) {
+        if (map == null) {
+            map = new LongObjectHashMap<>();
+        }
         return map.put(key(sequence), value);
     }
 
     /** The value of {@code sequence}, or null. */
     public V get(long sequence) {
-        return map.get(key(sequence));
+        return map == null ? null : map.get(key(sequence));
     }
 
     /** Removes {@code sequence}; returns its value, or null when it had none. */
     public V remove(long sequence) {
-        return map.remove(key(sequence));
+        return map == null ? null : map.remove(key(sequence));
     }
 
     public boolean containsKey(long sequence) {
-        return map.containsKey(key(sequence));
+        return map != null && map.containsKey(key(sequence));
     }
 
     public int size() {
-        return map.size();
+        return map == null ? 0 : map.size();
     }
 
-    /** The values, in no particular order; a view (see {@link java.util.Map#values()}). */
+    /**
+     * The values, in no particular order; a view (see {@link java.util.Map#values()}), but an empty
+     * list before the first {@link #put}.
+     */
     public Collection<V> values() {
-        return map.values();
+        return map == null ? List.of() : map.values();
     }
 
     public void clear() {
-        map.clear();
+        if (map != null) {
+            map.clear();
+        }
     }
 }

@@ -47,9 +47,10 @@ public final class Origin {
     private final SequenceMap<Tracker> pending = new SequenceMap<>();
     /**
      * Request numbers refused with {@code TRY_AGAIN} (the storage failing over) and not yet sent
-     * again: routed again when they come, and unresolved meanwhile; guarded by {@code this}.
+     * again: routed again when they come, and unresolved meanwhile; guarded by {@code this}. Made at
+     * the first such refusal: most origins never have one.
      */
-    private final TreeSet<Long> retrying = new TreeSet<>();
+    private TreeSet<Long> retrying;
     private long[] recentIds;
     /** The answer to each recent id; null for a plain delivery, whose session count is kept instead. */
     private Envelope[] recentAnswers;
@@ -126,7 +127,7 @@ public final class Origin {
     }
 
     private synchronized boolean retried(long sequence) {
-        return !retrying.isEmpty() && retrying.remove(sequence);
+        return retrying != null && retrying.remove(sequence);
     }
 
     /**
@@ -139,6 +140,9 @@ public final class Origin {
     public boolean retry(long sequence, String recipient) {
         synchronized (this) {
             pending.remove(sequence);
+            if (retrying == null) {
+                retrying = new TreeSet<>();
+            }
             if (retrying.size() >= MAX_RETRYING) {
                 return false;
             }
@@ -212,14 +216,22 @@ public final class Origin {
         for (Tracker tracker : pending.values()) {
             watermark = Math.min(watermark, tracker.sequence() - 1);
         }
-        if (!retrying.isEmpty()) {
+        if (retrying != null && !retrying.isEmpty()) {
             watermark = Math.min(watermark, retrying.first() - 1);
         }
         return watermark;
     }
 
-    /** The watermark if it moved since it was last written, else -1. */
+    /**
+     * The watermark if it moved since it was last written, else -1. The watermark is never above the
+     * highest number routed, so an origin that routed nothing since the last write answers without
+     * looking at its unresolved messages: the writer asks every origin every second, and most of
+     * them are idle.
+     */
     synchronized long watermarkToPersist() {
+        if (routed.get() <= persisted) {
+            return -1;
+        }
         long watermark = watermark();
         return watermark > persisted ? watermark : -1;
     }

@@ -3,8 +3,6 @@ package dev.cim.server.chat.session;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.Receipts;
-import java.util.Queue;
-import org.jctools.queues.MpscUnboundedArrayQueue;
 
 /**
  * Answers to one client's requests, finished on many threads and written by its session's drain:
@@ -27,7 +25,7 @@ final class Answers {
         }
     }
 
-    private final Queue<Answer> queue = new MpscUnboundedArrayQueue<>(Handoff.QUEUE_CHUNK);
+    private final LazyMpscQueue<Answer> queue = new LazyMpscQueue<>();
 
     /** Any thread. */
     void add(Envelope answer) {

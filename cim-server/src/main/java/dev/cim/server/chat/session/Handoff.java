@@ -1,29 +1,19 @@
 package dev.cim.server.chat.session;
 
-import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jctools.queues.MpscUnboundedArrayQueue;
 
 /**
  * Where deliveries reach a session from any thread, and the one task that drains them on the
  * session's owner thread: everything queued since the last drain is taken by one task, so a burst
  * costs one hand-off, not one each. {@link Answers} wake the same task.
  *
- * <p>Many threads add, only the owner takes: a multi-producer single-consumer queue, whose take is a
- * plain read and whose add makes no node per element (a {@code ConcurrentLinkedQueue}'s
- * compare-and-sets and nodes took 12 % of the I/O threads' samples in a profile of the closed-loop
- * load).
+ * <p>Many threads add, only the owner takes: a multi-producer single-consumer queue
+ * ({@link LazyMpscQueue}).
  */
 final class Handoff {
 
-    /**
-     * Elements per link of a queue: what an idle session holds (an array of this many references per
-     * queue), and how often a busy one links a new array.
-     */
-    static final int QUEUE_CHUNK = 32;
-
-    private final Queue<Delivery> incoming = new MpscUnboundedArrayQueue<>(QUEUE_CHUNK);
+    private final LazyMpscQueue<Delivery> incoming = new LazyMpscQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final Executor owner;
     private final Runnable drain;

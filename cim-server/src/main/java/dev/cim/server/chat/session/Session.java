@@ -74,9 +74,10 @@ public final class Session {
     // Owner-confined.
     private State state = State.CATCHING_UP;
     private final Window window = new Window();
-    private final ArrayDeque<Delivery> held = new ArrayDeque<>();
-    /** Each group's last message written here: its position in the group's log. */
-    private final Map<String, String> groupsWritten = new HashMap<>();
+    /** Sized for an idle session, as the window's deque. */
+    private final ArrayDeque<Delivery> held = new ArrayDeque<>(1);
+    /** Each group's last message written here: its position in the group's log; made at the first. */
+    private Map<String, String> groupsWritten;
     private boolean goneLive;
     /** While reading is paused: true once it may resume. */
     private BooleanSupplier mayResume;
@@ -305,6 +306,9 @@ public final class Session {
             return true;
         }
         String group = delivery.group();
+        if (groupsWritten == null) {
+            groupsWritten = new HashMap<>();
+        }
         String last = groupsWritten.get(group);
         if (last != null && LogPosition.compare(position, last) <= 0) {
             return false;

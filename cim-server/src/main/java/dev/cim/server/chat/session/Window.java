@@ -29,7 +29,8 @@ final class Window {
     record Acknowledged(List<InboxStore.Entry> fromInbox, Map<String, String> groups) {
     }
 
-    private final ArrayDeque<Sent> sent = new ArrayDeque<>();
+    /** Sized for an idle session (the default's 16 slots, times two deques, are 0.1 KB an idle connection). */
+    private final ArrayDeque<Sent> sent = new ArrayDeque<>(1);
     private long bytes;
     private long written;
     private long writtenFromInbox;
