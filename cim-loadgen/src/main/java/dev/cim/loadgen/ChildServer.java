@@ -46,11 +46,12 @@ final class ChildServer implements AutoCloseable {
      */
     private static final Duration LEFTOVERS = Duration.ofSeconds(5);
 
-    private final Process process;
+    private volatile Process process;
     private final int port;
     private final int webPort;
     private final List<String> command;
-    private final Path log;
+    /** This life's log: a restart starts a new one, so that its "listening on" is not the last life's. */
+    private volatile Path log;
     private final Path trust;
     private final int redisPort;
     private final Path dataDir;
@@ -196,6 +197,25 @@ final class ChildServer implements AutoCloseable {
 
     boolean isAlive() {
         return process.isAlive();
+    }
+
+    /**
+     * Stops the server as an operator would (SIGTERM: it tells its clients to go away and closes
+     * them) and starts it again with the same command: the same ports and data directory, so its
+     * Redis comes back with the accounts, session tokens and messages it held. Returns once it
+     * listens again; its pid is a new one.
+     *
+     * @throws IllegalStateException if it does not listen again in time
+     */
+    void restart() throws IOException {
+        Processes.Stopped stopped = Processes.stop(process, started, STOP, LEFTOVERS);
+        if (stopped.killed()) {
+            System.err.println("cim-loadgen: the server (pid " + process.pid() + ") did not stop within " + STOP
+                    + " of SIGTERM and was killed before its restart; its log: " + log);
+        }
+        log = Files.createTempFile("cim-loadgen-server-", ".log");
+        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        awaitListening();
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.cim.loadgen;
 import dev.cim.client.core.ChatMessage;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -25,7 +26,11 @@ final class ClosedLoopRun extends ReceiptCountingTraffic {
     record Result(double perSecond, long counted, DeliveryLedger ledger, ReceiptCounts receipts, String cpu) {
     }
 
-    private static final String TAG = "c";
+    /** Numbers the closed loops of this process, for their tags. */
+    private static final AtomicInteger LOOPS = new AtomicInteger();
+
+    /** This loop's own: a message of an earlier loop (a warm-up's) or of an earlier run is not its. */
+    private final String tag = Token.ofThisRun("c" + LOOPS.incrementAndGet());
 
     private final Pairs pairs;
     /** Room for some minutes at the rates seen here; it grows if need be. */
@@ -60,15 +65,20 @@ final class ClosedLoopRun extends ReceiptCountingTraffic {
                 CpuMeter.perMessage(cpuFrom, cpuTo, counted.sum()));
     }
 
-    private void sendFrom(LoadClient sender) {
+    private void sendFrom(ChatUser sender) {
         long seq = ledger.issue();
-        pairs.send(sender, new Token(TAG, seq, System.nanoTime(), 0));
+        pairs.send(sender, new Token(tag, seq, System.nanoTime(), 0));
     }
 
     @Override
     public void onChat(LoadClient receiver, ChatMessage chat, long receivedNanos) {
-        Token token = Token.parse(chat.text());
-        if (token == null || !TAG.equals(token.tag()) || !ledger.receive(token.seq())) {
+        onText(receiver, chat.text(), receivedNanos);
+    }
+
+    @Override
+    public void onText(ChatUser receiver, String text, long receivedNanos) {
+        Token token = Token.parse(text);
+        if (token == null || !tag.equals(token.tag()) || !ledger.receive(token.seq())) {
             return;
         }
         if (receivedNanos >= measureFrom && receivedNanos < measureTo) {

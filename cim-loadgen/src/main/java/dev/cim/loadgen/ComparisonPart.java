@@ -31,8 +31,11 @@ final class ComparisonPart {
     private static final Duration QUIET_WINDOW = Duration.ofMillis(500);
     private static final Duration QUIET_DEADLINE = Duration.ofSeconds(60);
 
-    /** One side: its name in the report, its logged-in clients, and the CPU meter of its server. */
-    record Side(String name, List<LoadClient> clients, CpuMeter cpu) {
+    /**
+     * One side: its name in the report, its logged-in users (cim clients, or a peer's), and the CPU
+     * meter of its server (or broker).
+     */
+    record Side(String name, List<? extends ChatUser> clients, CpuMeter cpu) {
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.cim.loadgen;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +12,10 @@ import java.util.concurrent.TimeUnit;
  * chat ({@value #CHAT_PER_USER_PER_SECOND} private message a second each, between random pairs of
  * them), and the p99 of that traffic is reported with the rest idle around it. Then every client
  * leaves and the same users log in again, as after a restart: the login rate for existing accounts
- * (password and all, no session token).
+ * (password and all, no session token). Last, with a child server, the node itself restarts under
+ * those clients (SIGTERM, then the same command on the same data directory), and the part measures
+ * how long until every one is logged in again: the client library's jittered backoff, its session
+ * token, and the server's logins together.
  *
  * <p><b>Per connection</b> means (after - before) / connections held, where before and after are
  * {@link ServerProbe} readings taken right before opening and at the end of the hold, each after a
@@ -24,6 +28,8 @@ final class ConnectionsPart {
 
     /** Messages a second each chatting user sends. */
     static final int CHAT_PER_USER_PER_SECOND = 1;
+    /** How long the clients may take to be back after a node restart: the bound, twice. */
+    private static final Duration BACK_DEADLINE = Duration.ofSeconds(120);
 
     private ConnectionsPart() {
     }
@@ -32,8 +38,12 @@ final class ConnectionsPart {
      * @param idleFiles the server's open files before any client connected: the baseline is read
      *                  only once the chat pool's connections are closed on the server side too
      */
-    static void run(Dialer dialer, long serverPid, long idleFiles, LoadOptions options, String prefix, Report report)
-            throws InterruptedException {
+    /**
+     * @param server the child server, restarted at the end; null for a server of one's own (no
+     *               restart)
+     */
+    static void run(Dialer dialer, ChildServer server, long serverPid, long idleFiles, LoadOptions options,
+            String prefix, Report report) throws InterruptedException {
         ServerProbe probe = serverPid > 0 ? new ServerProbe(serverPid) : null;
         if (probe != null) {
             awaitClosed(probe, idleFiles);
@@ -88,7 +98,7 @@ final class ConnectionsPart {
             if (probe != null) {
                 awaitClosed(probe, before.openFiles());
             }
-            relogin(dialer, prefix, held, report);
+            relogin(dialer, server, prefix, held, report);
         }
     }
 
@@ -104,8 +114,12 @@ final class ConnectionsPart {
                             MemoryGrowth.mib(after.rssBytes()), before.openFiles(), after.openFiles()), "");
     }
 
-    /** The same users, gone, log in again: existing accounts, with their passwords. */
-    private static void relogin(Dialer dialer, String prefix, int users, Report report) throws InterruptedException {
+    /**
+     * The same users, gone, log in again: existing accounts, with their passwords. Then, with a child
+     * server, the node restarts under them ({@link #restart}).
+     */
+    private static void relogin(Dialer dialer, ChildServer server, String prefix, int users, Report report)
+            throws InterruptedException {
         try (ClientPool again = new ClientPool(dialer, true, 10)) {
             ClientPool.Opened opened = again.open(prefix + "i", users, Duration.ofMinutes(10));
             report.add(3, String.format(Locale.ROOT, "the same %,d users log in again (existing accounts, password)",
@@ -115,7 +129,43 @@ final class ConnectionsPart {
                             opened.clients().size(), opened.elapsed().toMillis() / 1000.0, opened.failed(),
                             opened.firstFailure().isEmpty() ? "" : " (first: " + opened.firstFailure() + ")"),
                     "≥ 1,000/s");
+            if (server != null && !opened.clients().isEmpty()) {
+                restart(server, again, opened.clients().size(), report);
+            }
         }
+    }
+
+    /**
+     * Restarts the node under the {@code users} logged-in clients of {@code pool} and waits until
+     * each has logged in again (its library reconnects with backoff and its session token).
+     */
+    private static void restart(ChildServer server, ClientPool pool, int users, Report report)
+            throws InterruptedException {
+        long reconnectedBefore = pool.counters().reconnected.sum();
+        long droppedBefore = pool.counters().dropped.sum();
+        long stopping = System.nanoTime();
+        try {
+            server.restart();
+        } catch (IOException | RuntimeException e) {
+            report.add(3, "node restart under " + users + " clients", "the server did not start again: " + e, "");
+            return;
+        }
+        long listening = System.nanoTime();
+        long deadline = listening + BACK_DEADLINE.toNanos();
+        long back;
+        while ((back = pool.counters().reconnected.sum() - reconnectedBefore) < users
+                && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(50); // polling a condition, with a deadline
+        }
+        long end = System.nanoTime();
+        report.add(3, String.format(Locale.ROOT, "node restart (SIGTERM, started again on its data) under %,d "
+                        + "logged-in clients: all back (session tokens, the library's backoff)", users),
+                String.format(Locale.ROOT, "**%,d of %,d back %.1f s after it listened again** (%.1f s after the "
+                                + "SIGTERM; stop and start took %.1f s); connections lost or refused meanwhile %,d "
+                                + "(each try while it was down counts); not back %,d",
+                        back, users, (end - listening) / 1e9, (end - stopping) / 1e9, (listening - stopping) / 1e9,
+                        pool.counters().dropped.sum() - droppedBefore, users - back),
+                "all back within 60 s");
     }
 
     /** Holds until {@code end}, looking at the pool once a second; returns the fewest open seen. */

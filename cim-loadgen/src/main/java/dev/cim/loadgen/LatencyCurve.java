@@ -13,21 +13,32 @@ import java.util.concurrent.TimeUnit;
  * (alternating which goes first), so that the knee of each curve shows against the other's. Each
  * measured run ({@link PacedRun}, {@code --latency-duration}) waits until both processes are quiet,
  * then follows two seconds of the same traffic that are not counted. The highest rate at which each side kept p99 within 5 ms, with
- * nothing lost and everything offered, is read off the points; the curve is also drawn to a PNG
- * ({@link CurvePlot}).
+ * nothing lost and everything offered, is read off the points, and at how many of the rates both
+ * sides sustain at all ({@link Point#sustained()}) the first side's p99 is the lower; the curve is
+ * also drawn to a PNG ({@link CurvePlot}).
  */
 final class LatencyCurve {
 
     static final double[] FRACTIONS = {0.05, 0.10, 0.20, 0.35, 0.50, 0.65, 0.80, 1.00};
     private static final Duration LEAD_IN = Duration.ofSeconds(2);
     private static final long P99_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** A p99 from which on a side is taken not to carry the rate at all. */
+    private static final long SUSTAINED_P99_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** One rate on one side. */
     record Point(double offered, PacedRun.Result result) {
 
         /** Within the bound, nothing lost, duplicated or left unoffered. */
         boolean clean() {
-            return result.latency().p99() <= P99_BOUND_NANOS && result.notOffered() == 0
+            return sustained() && result.latency().p99() <= P99_BOUND_NANOS;
+        }
+
+        /**
+         * Carried at all: everything offered, nothing lost or duplicated, and a p99 under a second (a
+         * rate beyond what a side carries builds a backlog, whose latency reaches seconds within a run).
+         */
+        boolean sustained() {
+            return result.latency().p99() < SUSTAINED_P99_NANOS && result.notOffered() == 0
                     && result.ledger().lost() == 0 && result.ledger().duplicates() == 0;
         }
     }
@@ -45,11 +56,13 @@ final class LatencyCurve {
     }
 
     /**
-     * @param top     the faster side's closed-loop rate: 100 % of the curve
-     * @param target  what the other side's share of the base's highest rate within the bound is held to
+     * @param top      the faster side's closed-loop rate: 100 % of the curve
+     * @param target   what the other side's share of the base's highest rate within the bound is held to
+     * @param lowerP99 what the share of the rates both sustain at which the other side's p99 is the
+     *                 lower is held to (1 for every one of them), or a target with no text for none
      */
     static void run(ComparisonPart.Side base, ComparisonPart.Side other, double top, ComparisonPart.Target target,
-            LoadOptions options, Report report) throws InterruptedException {
+            ComparisonPart.Target lowerP99, LoadOptions options, Report report) throws InterruptedException {
         Curve baseCurve = new Curve(base.name(), new ArrayList<>());
         Curve otherCurve = new Curve(other.name(), new ArrayList<>());
         Pairs basePairs = new Pairs(base.clients());
@@ -80,6 +93,7 @@ final class LatencyCurve {
                         base.name(), baseHighest, ratio, baseHighest > 0 && !target.text().isEmpty()
                                 ? (otherHighest / baseHighest >= target.minimum() ? " (met)" : " (not met)") : ""),
                 target.text());
+        compareP99(baseCurve, otherCurve, lowerP99, report);
         try {
             CurvePlot.write(options.plot(), List.of(otherCurve, baseCurve));
             report.note("latency curve plotted to " + options.plot().toAbsolutePath());
@@ -88,12 +102,40 @@ final class LatencyCurve {
         }
     }
 
+    /** At how many of the rates both sides sustain the other side's p99 is below the base's, and where it is not. */
+    private static void compareP99(Curve base, Curve other, ComparisonPart.Target target, Report report) {
+        int both = 0;
+        List<String> notLower = new ArrayList<>();
+        for (int i = 0; i < base.points().size(); i++) {
+            Point b = base.points().get(i);
+            Point o = other.points().get(i);
+            if (!b.sustained() || !o.sustained()) {
+                continue;
+            }
+            both++;
+            if (o.result().latency().p99() >= b.result().latency().p99()) {
+                notLower.add(String.format(Locale.ROOT, "%,.0f msg/s (%s %s ms, %s %s ms)", o.offered(), other.name(),
+                        Percentiles.ms(o.result().latency().p99()), base.name(),
+                        Percentiles.ms(b.result().latency().p99())));
+            }
+        }
+        int lower = both - notLower.size();
+        String result = both == 0 ? "no rate that both sustain"
+                : String.format(Locale.ROOT, "**lower at %d of %d**%s%s", lower, both,
+                        notLower.isEmpty() ? "" : "; not at " + String.join(", ", notLower),
+                        target.text().isEmpty() ? "" : lower >= target.minimum() * both ? " (met)" : " (not met)");
+        report.add(1, other.name() + "'s p99 against " + base.name() + "'s at the rates both sustain (all offered, "
+                + "nothing lost, p99 < " + TimeUnit.NANOSECONDS.toSeconds(SUSTAINED_P99_NANOS) + " s)", result,
+                target.text());
+    }
+
     private static String describe(Point point) {
         PacedRun.Result r = point.result();
         return r.latency().toMillis() + " (the generator's lag before writing: p99 "
                 + Percentiles.ms(r.senderLag().p99()) + " ms), " + r.cpu().replace("CPU per message: ", "CPU/msg ")
                 + (r.ledger().lost() + r.ledger().duplicates() > 0
                         ? ", lost " + r.ledger().lost() + ", duplicated " + r.ledger().duplicates() : "")
+                + (r.receipts().refused() > 0 ? " (" + r.receipts() + ")" : "")
                 + (r.notOffered() > 0 ? ", " + r.notOffered() + " not offered (pacer behind)" : "");
     }
 }

@@ -7,13 +7,15 @@ import dev.cim.client.core.ConnectionEvent;
 import dev.cim.client.core.Recipient;
 import io.netty.channel.EventLoop;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * One simulated user: a {@link CimClient} of the client library (the generator speaks the protocol
  * exactly as every other program does), whose received messages and receipts go to the current
- * {@link Traffic}. Counts its connection's drops in the pool's counters.
+ * {@link Traffic}. Counts its connection's drops in the pool's counters. As a {@link ChatUser} it is
+ * the cim side of part 1's traffic.
  */
-final class LoadClient implements CimListener {
+final class LoadClient implements CimListener, ChatUser {
 
     static final String PASSWORD = "load-pw-123";
 
@@ -55,7 +57,8 @@ final class LoadClient implements CimListener {
         return client;
     }
 
-    void traffic(Traffic traffic) {
+    @Override
+    public void traffic(Traffic traffic) {
         this.traffic = traffic;
     }
 
@@ -73,9 +76,24 @@ final class LoadClient implements CimListener {
         return loggedInNanos;
     }
 
+    /** Paces on its connection's event loop. */
+    @Override
+    public ScheduledExecutorService pacer() {
+        return client.eventLoop();
+    }
+
     /** Connects and logs in; completes with this client. */
     CompletableFuture<LoadClient> connect() {
         return client.connect().thenApply(login -> this);
+    }
+
+    /** Sends {@code text} to {@code to}, another cim user; the receipt or refusal goes to the traffic of the moment. */
+    @Override
+    public void send(ChatUser to, String text) {
+        if (!(to instanceof LoadClient user)) {
+            throw new IllegalArgumentException("to: " + to + " (expected: a cim user, of the same side as " + this.user + ")");
+        }
+        send(user.recipient, text);
     }
 
     /** Sends {@code text} to {@code to}; the receipt or refusal goes to the traffic of the moment. */

@@ -187,11 +187,39 @@ final class LoadCommand {
     String transport;
 
     @Option(names = "--against", split = ",", description = {"part 1 only: two of server, relay (a minimal relay "
-        + "on the same protocol and transport, with no Redis and no acknowledgement wait) and relay-acked (the relay "
-        + "answering a send once its recipient acknowledged it), each a child process: closed-loop runs alternating "
-        + "between them, then p50/p99/p99.9 at 8 rates from 5 to 100 % of the faster one's; ratios are the first's "
+        + "on the same protocol and transport, with no Redis and no acknowledgement wait), relay-acked (the relay "
+        + "answering a send once its recipient acknowledged it), each a child process, mosquitto (Debian's MQTT "
+        + "broker through bin/peer-mosquitto, QoS 1 between persistent sessions) and ejabberd (Debian's XMPP "
+        + "server through bin/peer-ejabberd, chat messages with stream-management acks): closed-loop runs alternating "
+        + "between them, then p50/p99/p99.9 at 8 rates from 5 to 100 %% of the faster one's; ratios are the first's "
         + "over the second's"})
     List<String> against;
+
+    @Option(names = "--peer-script-dir", defaultValue = "bin", description = "--against with mosquitto or ejabberd: "
+            + "where the scripts peer-mosquitto and peer-ejabberd are (default: ${DEFAULT-VALUE}, from the project "
+            + "directory)")
+    Path peerScriptDir;
+
+    @Option(names = "--mqtt-port", defaultValue = "0", description = "--against with mosquitto: the port of a broker "
+            + "running already (bin/peer-mosquitto start); 0 has the script start one for the run in a new directory")
+    int mqttPort;
+
+    @Option(names = "--mqtt-dir", description = "--mqtt-port: that broker's --dir as given to the script, for its "
+            + "pid (default: the script's)")
+    Path mqttDir;
+
+    @Option(names = "--xmpp-port", defaultValue = "0", description = "--against with ejabberd: the port of an "
+            + "ejabberd running already (bin/peer-ejabberd start), whose users u0.. lacking are registered; 0 has the "
+            + "script start one for the run in a new directory, with --users users")
+    int xmppPort;
+
+    @Option(names = "--xmpp-dir", description = "--xmpp-port: that ejabberd's --dir as given to the script "
+            + "(default: the script's)")
+    Path xmppDir;
+
+    @Option(names = "--curve-top", defaultValue = "0", description = "--against: the latency curve's 100 %% in "
+            + "msgs/s (default: the faster side's closed-loop rate)")
+    int curveTop;
 
     @Option(names = "--plot", defaultValue = "latency-curve.png", description = "--against: where the latency "
             + "curve's PNG is written (default: ${DEFAULT-VALUE})")
@@ -240,6 +268,10 @@ final class LoadCommand {
     }
 
     private LoadOptions options() {
+        if (curveTop < 0) {
+            throw new IllegalArgumentException("--curve-top: " + curveTop + " (expected: msgs/s > 0, or 0 for the "
+                    + "faster side's closed-loop rate)");
+        }
         List<String> childArgs = new ArrayList<>(serverArgs);
         if (quick && childArgs.stream().noneMatch(a -> a.startsWith("--cim.server.idle-timeout"))) {
             childArgs.add(QUICK_IDLE_TIMEOUT);
@@ -278,7 +310,8 @@ final class LoadCommand {
                 pick(searchMessages, 100_000, 2000),
                 ioThreads, epoll, perSourceAddress, tlsMode(), pick(rounds, 4, 2), tlsTrust, tlsServerName,
                 transportMode(), against == null ? List.of() : against.stream().map(LoadOptions.Against::of).toList(),
-                plot, nodes, cpuPids == null ? List.of() : cpuPids);
+                plot, nodes, cpuPids == null ? List.of() : cpuPids, peerScriptDir, mqttPort, mqttDir, xmppPort, xmppDir,
+                curveTop);
     }
 
     private LoadOptions.TlsMode tlsMode() {

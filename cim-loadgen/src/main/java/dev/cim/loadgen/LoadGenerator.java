@@ -4,10 +4,18 @@ import dev.cim.client.core.ClientTls;
 import dev.cim.common.net.NettyTransport;
 import dev.cim.common.tls.TlsProvider;
 import dev.cim.common.wheel.DelayScheduler;
+import dev.cim.loadgen.peer.MosquittoBroker;
+import dev.cim.loadgen.peer.MqttClientPool;
+import dev.cim.loadgen.peer.PeerServer;
+import dev.cim.loadgen.peer.xmpp.PeerEjabberd;
+import dev.cim.loadgen.peer.xmpp.XmppEndpoint;
+import dev.cim.loadgen.peer.xmpp.XmppPool;
+import dev.cim.testkit.Ports;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -56,8 +64,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code --tls=both}, {@code --transport=both} and {@code --against=A,B} compare part 1 on two
  * sides instead ({@link ComparisonPart}); {@code --against} measures the server against a minimal
- * relay of the generator's own ({@code dev.cim.loadgen.relay.BareRelay}), with the latency curve
- * ({@link LatencyCurve}) after the closed loop.
+ * relay of the generator's own ({@code dev.cim.loadgen.relay.BareRelay}) or against Debian's
+ * mosquitto (MQTT QoS 1, {@code dev.cim.loadgen.peer}) or ejabberd (XMPP with stream management,
+ * {@code dev.cim.loadgen.peer.xmpp}), with the latency curve ({@link LatencyCurve}) after the closed
+ * loop.
  */
 public final class LoadGenerator {
 
@@ -168,7 +178,7 @@ public final class LoadGenerator {
             }
             if (options.parts().contains(3)) {
                 progress("part 3: holding idle connections");
-                ConnectionsPart.run(dialer, serverPid, idleFiles, options, prefix, report);
+                ConnectionsPart.run(dialer, child, serverPid, idleFiles, options, prefix, report);
             }
             for (ChildServer node : children) {
                 if (!node.isAlive()) {
@@ -222,8 +232,9 @@ public final class LoadGenerator {
             ClientTls tls = ClientTls.create(secure.trust(), TlsProvider.AUTO);
             Dialer plainDialer = dialer(options, address(options, plain, webSocket), null, webSocket);
             Dialer tlsDialer = plainDialer.to(address(options, secure, webSocket), tls, webSocket);
-            Report report = compare(options, "plaintext", plainDialer, plain.pid(), "TLS", tlsDialer, secure.pid(),
-                    new ComparisonPart.Target(0.75, "≥ 0.75 (TLS costs at most 25 %)"), null);
+            Report report = compare(options, plainDialer, "plaintext", SideUsers.cim(plainDialer), plain.pid(), "TLS",
+                    SideUsers.cim(tlsDialer), secure.pid(),
+                    Targets.closedLoopOnly(new ComparisonPart.Target(0.75, "≥ 0.75 (TLS costs at most 25 %)")));
             report.note("TLS: server " + secure.security());
             for (ChildServer child : List.of(plain, secure)) {
                 if (!child.isAlive()) {
@@ -256,8 +267,9 @@ public final class LoadGenerator {
             ClientTls clientTls = tls ? ClientTls.create(child.trust(), TlsProvider.AUTO) : null;
             Dialer tcp = dialer(options, address(options, child, false), clientTls, false);
             Dialer webSocket = tcp.to(address(options, child, true), clientTls, true);
-            Report report = compare(options, "TCP", tcp, child.pid(), "WebSocket", webSocket, child.pid(),
-                    new ComparisonPart.Target(0.7, "≥ 0.7 of TCP"), null);
+            Report report = compare(options, tcp, "TCP", SideUsers.cim(tcp), child.pid(), "WebSocket",
+                    SideUsers.cim(webSocket), child.pid(),
+                    Targets.closedLoopOnly(new ComparisonPart.Target(0.7, "≥ 0.7 of TCP")));
             report.note("both pools on the one server, " + child.security() + "; WebSocket: binary messages, "
                     + "subprotocol cim.proto, one envelope per message");
             if (!child.isAlive()) {
@@ -272,26 +284,105 @@ public final class LoadGenerator {
         return 0;
     }
 
-    /** One side of {@code --against}: a child process the clients connect to. */
-    private record Against(String name, int port, long pid, String description, AutoCloseable process,
+    /**
+     * One side of {@code --against}: a child process the clients connect to, or a peer server,
+     * mosquitto or ejabberd (started through its script, or running already).
+     */
+    private record Against(LoadOptions.Against side, int port, long pid, String description, AutoCloseable process,
             java.util.function.BooleanSupplier alive) {
 
         static Against start(LoadOptions.Against side, LoadOptions options) throws IOException {
             if (side == LoadOptions.Against.SERVER) {
                 ChildServer child = ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
                         options.serverArgs(), false);
-                return new Against(side.label(), child.port(), child.pid(), describe(child), child, child::isAlive);
+                return new Against(side, child.port(), child.pid(), describe(child), child, child::isAlive);
+            }
+            if (side == LoadOptions.Against.MOSQUITTO || side == LoadOptions.Against.EJABBERD) {
+                PeerServer peer = peer(side, options);
+                return new Against(side, peer.port(), peer.pid(), peer.describe(), peer, peer::isAlive);
             }
             ChildRelay relay = ChildRelay.start(options.serverHeap(), side == LoadOptions.Against.RELAY_ACKED);
-            return new Against(side.label(), relay.port(), relay.pid(), relay.describe(), relay, relay::isAlive);
+            return new Against(side, relay.port(), relay.pid(), relay.describe(), relay, relay::isAlive);
+        }
+
+        /** The peer server of {@code side}: the one at its port option, or one its script starts in a new directory. */
+        private static PeerServer peer(LoadOptions.Against side, LoadOptions options) throws IOException {
+            if (side == LoadOptions.Against.MOSQUITTO) {
+                return options.mqttPort() > 0
+                        ? MosquittoBroker.attach(options.peerScriptDir(), options.mqttDir(), options.mqttPort())
+                        : MosquittoBroker.start(options.peerScriptDir(),
+                                Files.createTempDirectory("cim-loadgen-mosquitto-"), Ports.free());
+            }
+            return options.xmppPort() > 0
+                    ? PeerEjabberd.attach(options.peerScriptDir(), options.xmppDir(), options.xmppPort(), options.users())
+                    : PeerEjabberd.start(options.peerScriptDir(), Files.createTempDirectory("cim-loadgen-ejabberd-"),
+                            Ports.free(), options.users());
+        }
+
+        String name() {
+            return side.label();
+        }
+
+        /**
+         * This side's users: cim clients on {@code dialer}'s event loops, or a peer's clients (MQTT,
+         * XMPP) with as many pacer loops.
+         */
+        SideUsers users(Dialer dialer, LoadOptions options) {
+            if (side == LoadOptions.Against.MOSQUITTO) {
+                int window = options.windows().stream().max(Integer::compare).orElseThrow();
+                return SideUsers.peer(new MqttClientPool(options.host(), port, options.ioThreads(),
+                        MqttClientPool.maxInflight(window, options.users())));
+            }
+            if (side == LoadOptions.Against.EJABBERD) {
+                return SideUsers.peer(new XmppPool(XmppEndpoint.peer(port), options.ioThreads()));
+            }
+            return SideUsers.cim(dialer.to(new InetSocketAddress(options.host(), port), null, false));
         }
     }
 
     /**
-     * {@code --against=A,B}: part 1 on two child processes (the server, the minimal relay, or the
-     * relay waiting for acknowledgements), each with its own pool of {@code --users}: the closed
-     * loop alternated ({@link ComparisonPart}), then the latency curve ({@link LatencyCurve}). A is
-     * measured against B: ratios are A's over B's.
+     * What a comparison's results are held to.
+     *
+     * @param closedLoop the other side's closed-loop rate over the base's
+     * @param curve      the other side's highest rate with p99 within the bound over the base's, or
+     *                   null for no latency curve
+     * @param lowerP99   the share of the rates both sustain at which the other side's p99 is the lower
+     */
+    private record Targets(ComparisonPart.Target closedLoop, ComparisonPart.Target curve,
+            ComparisonPart.Target lowerP99) {
+
+        static final ComparisonPart.Target NO_TARGET = new ComparisonPart.Target(0, "");
+
+        /** The closed loop held to {@code closedLoop}, and no latency curve. */
+        static Targets closedLoopOnly(ComparisonPart.Target closedLoop) {
+            return new Targets(closedLoop, null, NO_TARGET);
+        }
+
+        /**
+         * For {@code --against=first,anchor}: the issues' targets for the server on the relay, or on a
+         * peer server (mosquitto, ejabberd).
+         */
+        static Targets against(LoadOptions.Against first, LoadOptions.Against anchor) {
+            if (first == LoadOptions.Against.SERVER && anchor == LoadOptions.Against.RELAY) {
+                return new Targets(new ComparisonPart.Target(0.9, "≥ 0.9 of the relay's"),
+                        new ComparisonPart.Target(0.8, "≥ 0.8 of the relay's"), NO_TARGET);
+            }
+            if (first == LoadOptions.Against.SERVER
+                    && (anchor == LoadOptions.Against.MOSQUITTO || anchor == LoadOptions.Against.EJABBERD)) {
+                return new Targets(new ComparisonPart.Target(1.0, "≥ 1.0: more msgs/s than " + anchor.label()
+                        + " at QoS-1-equivalent delivery"), NO_TARGET, new ComparisonPart.Target(1.0, "a lower p99 at "
+                        + "every rate both sustain"));
+            }
+            return new Targets(NO_TARGET, NO_TARGET, NO_TARGET);
+        }
+    }
+
+    /**
+     * {@code --against=A,B}: part 1 on two sides, each a child process (the server, the minimal
+     * relay, or the relay waiting for acknowledgements) or a peer server (Debian's mosquitto or
+     * ejabberd), each with its own pool of {@code --users}: the closed loop alternated
+     * ({@link ComparisonPart}), then the latency curve ({@link LatencyCurve}). A is measured against
+     * B: ratios are A's over B's.
      */
     private static int compareAgainst(LoadOptions options) throws Exception {
         LoadOptions.Against first = options.against().get(0);
@@ -301,17 +392,38 @@ public final class LoadGenerator {
         Against other = null;
         try {
             other = Against.start(first, options);
-            Dialer baseDialer = dialer(options, new InetSocketAddress(options.host(), base.port()), null, false);
-            Dialer otherDialer = baseDialer.to(new InetSocketAddress(options.host(), other.port()), null, false);
-            boolean serverOnRelay = first == LoadOptions.Against.SERVER && anchor == LoadOptions.Against.RELAY;
-            Report report = compare(options, base.name(), baseDialer, base.pid(), other.name(), otherDialer, other.pid(),
-                    serverOnRelay ? new ComparisonPart.Target(0.9, "≥ 0.9 of the relay's")
-                            : new ComparisonPart.Target(0, ""),
-                    serverOnRelay ? new ComparisonPart.Target(0.8, "≥ 0.8 of the relay's")
-                            : new ComparisonPart.Target(0, ""));
-            report.note("relay: dev.cim.loadgen.relay.BareRelay, the same codec, transport, event-loop settings and "
-                    + "receipt batching as the server; no Redis, no deadlines or limits, no storage (its javadoc says "
-                    + "what it skips)");
+            Dialer dialer = dialer(options, new InetSocketAddress(options.host(), base.port()), null, false);
+            Report report = compare(options, dialer, base.name(), base.users(dialer, options), base.pid(), other.name(),
+                    other.users(dialer, options), other.pid(), Targets.against(first, anchor));
+            if (options.against().contains(LoadOptions.Against.RELAY)
+                    || options.against().contains(LoadOptions.Against.RELAY_ACKED)) {
+                report.note("relay: dev.cim.loadgen.relay.BareRelay, the same codec, transport, event-loop settings "
+                        + "and receipt batching as the server; no Redis, no deadlines or limits, no storage (its "
+                        + "javadoc says what it skips)");
+            }
+            if (options.against().contains(LoadOptions.Against.MOSQUITTO)) {
+                report.note("mosquitto: Debian's broker through bin/peer-mosquitto, on loopback, persistence on "
+                        + "(written every autosave_interval, by default 30 min, and at exit: not a write per message), "
+                        + "20,000 messages in flight and queued per client at most; its users are Eclipse Paho "
+                        + "clients in persistent sessions (cleanSession=false), each subscribed at QoS 1 to its own "
+                        + "topic, a send a QoS 1 PUBLISH to the recipient's topic with the same token text; delivery "
+                        + "is the recipient's messageArrived, and the broker's PUBACKs are counted as 'accepted by the "
+                        + "server', not as cim's receipts (which say the recipient has the message). In its rows "
+                        + "'server' in CPU per message is the mosquitto process, and the generator's CPU includes "
+                        + "Paho's three threads per client");
+            }
+            if (options.against().contains(LoadOptions.Against.EJABBERD)) {
+                report.note("ejabberd: Debian's XMPP server through bin/peer-ejabberd, on loopback, its own node, "
+                        + "Mnesia storage, mod_offline (a message to a user not online is stored) and mod_stream_mgmt, "
+                        + "no traffic shaper; its users are the accounts u0.. the script registered, each a Smack "
+                        + "connection with initial presence sent, a send a chat message to the recipient's bare JID "
+                        + "with the same token text; delivery is the recipient's stanza listener, and the server's "
+                        + "stream-management acks (XEP-0198, requested after every message) are counted as 'accepted "
+                        + "by the server', not as cim's receipts (the ack is hop by hop: the server has the message, "
+                        + "its recipient not yet). In its rows 'server' in CPU per message is ejabberd's Erlang VM "
+                        + "(beam.smp), and the generator's CPU includes Smack's two threads per connection and its "
+                        + "listener hand-off");
+            }
             for (Against side : List.of(base, other)) {
                 if (!side.alive().getAsBoolean()) {
                     report.note(side.name() + ": the process died during the run");
@@ -335,55 +447,48 @@ public final class LoadGenerator {
     }
 
     /**
-     * Logs {@code --users} in through each dialer (the second shares the first's event loop group
-     * and wheel) and runs {@link ComparisonPart} between them.
+     * Logs {@code --users} in on each side and runs {@link ComparisonPart} between them, then the
+     * latency curve if {@code targets} has one; {@code dialer} is the cim clients' (a second cim side
+     * shares its event loop group and wheel), stopped at the end.
      */
-    private static Report compare(LoadOptions options, String baseName, Dialer base, long basePid, String otherName,
-            Dialer other, long otherPid, ComparisonPart.Target target, ComparisonPart.Target curve)
-            throws InterruptedException {
+    private static Report compare(LoadOptions options, Dialer dialer, String baseName, SideUsers base, long basePid,
+            String otherName, SideUsers other, long otherPid, Targets targets) throws InterruptedException {
         String prefix = HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt()) + "-";
         Report report = new Report();
         if (options.quick()) {
             report.note("--quick: a smoke test with small numbers; the rates and their ratio say little about the "
                     + "target");
         }
-        report.note("generator transport: " + base.transport().name() + ", " + options.ioThreads() + " I/O threads");
-        report.note(baseName + " connections: " + base.describe() + "; " + otherName + " connections: "
-                + other.describe());
-        try (ClientPool basePool = base.pool(); ClientPool otherPool = other.pool()) {
+        report.note("generator transport: " + dialer.transport().name() + ", " + options.ioThreads() + " I/O threads");
+        report.note(baseName + " connections: " + base.connections() + "; " + otherName + " connections: "
+                + other.connections());
+        try (base; other) {
             progress("logging in " + options.users() + " users on each side");
-            ClientPool.Opened baseUsers = pool(basePool, prefix + "a", options, baseName, report);
-            ClientPool.Opened otherUsers = pool(otherPool, prefix + "b", options, otherName, report);
-            if (baseUsers.clients().size() < 2 || otherUsers.clients().size() < 2) {
+            List<? extends ChatUser> baseUsers = base.open(prefix + "a", options.users(), Duration.ofMinutes(5),
+                    baseName, report);
+            List<? extends ChatUser> otherUsers = other.open(prefix + "b", options.users(), Duration.ofMinutes(5),
+                    otherName, report);
+            if (baseUsers.size() < 2 || otherUsers.size() < 2) {
                 report.note("too few users logged in: no comparison");
             } else {
                 progress("part 1, " + baseName + " and " + otherName + ", alternated");
-                ComparisonPart.Side baseSide = new ComparisonPart.Side(baseName, baseUsers.clients(),
-                        new CpuMeter(basePid));
-                ComparisonPart.Side otherSide = new ComparisonPart.Side(otherName, otherUsers.clients(),
-                        new CpuMeter(otherPid));
-                ComparisonPart.Means means = ComparisonPart.run(baseSide, otherSide, target, options, report);
-                if (curve != null && means != null) {
+                ComparisonPart.Side baseSide = new ComparisonPart.Side(baseName, baseUsers, new CpuMeter(basePid));
+                ComparisonPart.Side otherSide = new ComparisonPart.Side(otherName, otherUsers, new CpuMeter(otherPid));
+                ComparisonPart.Means means = ComparisonPart.run(baseSide, otherSide, targets.closedLoop(), options,
+                        report);
+                if (targets.curve() != null && means != null) {
                     progress("part 1, latency curve of " + otherName + " and " + baseName);
-                    LatencyCurve.run(baseSide, otherSide, Math.max(means.base(), means.other()), curve, options,
-                            report);
+                    double top = options.curveTop() > 0 ? options.curveTop() : Math.max(means.base(), means.other());
+                    LatencyCurve.run(baseSide, otherSide, top, targets.curve(),
+                            targets.lowerP99(), options, report);
                 }
             }
-            report.note(baseName + " pool connections: " + basePool.counters() + "; " + otherName
-                    + " pool connections: " + otherPool.counters());
+            report.note(baseName + " pool connections: " + base.counters() + "; " + otherName
+                    + " pool connections: " + other.counters());
         } finally {
-            stop(base);
+            stop(dialer);
         }
         return report;
-    }
-
-    private static ClientPool.Opened pool(ClientPool pool, String prefix, LoadOptions options, String what,
-            Report report) throws InterruptedException {
-        ClientPool.Opened opened = pool.open(prefix, options.users(), Duration.ofMinutes(5));
-        report.note(String.format(Locale.ROOT, "%s users: %,d logged in of %,d in %.1f s%s", what,
-                opened.clients().size(), options.users(), opened.elapsed().toMillis() / 1000.0,
-                opened.failed() == 0 ? "" : "; failed " + opened.failed() + ": " + opened.firstFailure()));
-        return opened;
     }
 
     private static String describe(ChildServer child) {

@@ -82,7 +82,8 @@ import java.util.Set;
  * @param transport        the clients' connections: TCP to the chat port, WebSocket to the web
  *                         port's {@code /ws} (a child server only), or both compared (part 1 only)
  * @param against          empty, or two sides compared in part 1 (closed loop and latency curve),
- *                         the first measured against the second: the server or the minimal relay
+ *                         the first measured against the second: the server, the minimal relay
+ *                         (answering on hand-over or on the recipient's ack), mosquitto or ejabberd
  * @param plot             {@code against}: where the latency curve's PNG goes
  * @param nodes            child servers, each its own node; users are spread over them by index, so
  *                         a random pair is on two nodes with probability (nodes - 1) / nodes. More
@@ -90,6 +91,21 @@ import java.util.Set;
  *                         Redis or a cluster)
  * @param cpuPids          other processes whose CPU per message is reported beside the server's (the
  *                         Redis processes of an external Redis or cluster)
+ * @param peerScriptDir    {@code against} with mosquitto or ejabberd: where {@code peer-mosquitto} and
+ *                         {@code peer-ejabberd} are, the scripts that install, start and stop those
+ *                         servers and know their pids
+ * @param mqttPort         {@code against} with mosquitto: the port of a broker already running (as
+ *                         the script started it), or 0 to have the script start one for the run
+ * @param mqttDir          {@code mqttPort}: that broker's directory as given to the script (for its
+ *                         pid), or null for the script's default
+ * @param xmppPort         {@code against} with ejabberd: the port of an ejabberd already running (as
+ *                         {@code peer-ejabberd} started it; the users it lacks are registered), or 0
+ *                         to have the script start one for the run
+ * @param xmppDir          {@code xmppPort}: that ejabberd's directory as given to the script, or null
+ *                         for the script's default
+ * @param curveTop         {@code against}: the latency curve's 100 % in msgs/s, or 0 for the faster
+ *                         side's closed-loop rate (a peer far slower than the server would sustain
+ *                         none of the server's points)
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
         List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users,
@@ -100,7 +116,8 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         Duration seriesDuration, Duration tick, int groupMembers, int groupRounds, int groupWindow,
         Duration groupDuration, int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads,
         boolean epoll, int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport,
-        List<Against> against, Path plot, int nodes, List<Long> cpuPids) {
+        List<Against> against, Path plot, int nodes, List<Long> cpuPids, Path peerScriptDir, int mqttPort,
+        Path mqttDir, int xmppPort, Path xmppDir, int curveTop) {
 
     /** Whether the chat connections speak TLS. */
     enum TlsMode {
@@ -129,7 +146,17 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         /** The minimal relay ({@code dev.cim.loadgen.relay.BareRelay}), answering a send on hand-over. */
         RELAY("relay"),
         /** The minimal relay answering a send once its recipient acknowledged it. */
-        RELAY_ACKED("relay-acked");
+        RELAY_ACKED("relay-acked"),
+        /**
+         * Debian's mosquitto, an MQTT broker, through {@code bin/peer-mosquitto}: the same traffic
+         * as MQTT QoS 1 messages between persistent sessions ({@code dev.cim.loadgen.peer}).
+         */
+        MOSQUITTO("mosquitto"),
+        /**
+         * Debian's ejabberd, an XMPP server, through {@code bin/peer-ejabberd}: the same traffic as
+         * chat messages between users with stream management ({@code dev.cim.loadgen.peer.xmpp}).
+         */
+        EJABBERD("ejabberd");
 
         private final String label;
 
@@ -147,7 +174,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                     return side;
                 }
             }
-            throw new IllegalArgumentException("--against: '" + label + "' (expected: server, relay or relay-acked)");
+            throw new IllegalArgumentException("--against: '" + label + "' (expected: server, relay, relay-acked, mosquitto or ejabberd)");
         }
     }
 
@@ -232,9 +259,31 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                     + "--server-arg=--cim.server.redis.embedded=false with that Redis's settings)");
         }
         cpuPids = List.copyOf(cpuPids);
+        checkPeer("mqtt", mqttPort, mqttDir, Against.MOSQUITTO, against);
+        checkPeer("xmpp", xmppPort, xmppDir, Against.EJABBERD, against);
         if ((tlsTrust != null || tlsServerName != null) && (tls != TlsMode.ON || port == 0)) {
             throw new IllegalArgumentException("--tls-trust and --tls-server-name are for --tls=on against an "
                     + "external server (expected: with --tls=on and --port)");
+        }
+    }
+
+    /**
+     * The options {@code --<prefix>-port} and {@code --<prefix>-dir} of the peer server of
+     * {@code side}: a running one's port and directory, or no port to start one.
+     */
+    private static void checkPeer(String prefix, int port, Path dir, Against side, List<Against> against) {
+        String name = side.label();
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--" + prefix + "-port: " + port + " (expected: 1 to 65535, or 0 to start "
+                    + name + ")");
+        }
+        if ((port != 0 || dir != null) && !against.contains(side)) {
+            throw new IllegalArgumentException("--" + prefix + "-port and --" + prefix + "-dir are for --against with "
+                    + name + " (expected: --against=server," + name + " or the like)");
+        }
+        if (dir != null && port == 0) {
+            throw new IllegalArgumentException("--" + prefix + "-dir: " + dir + " is the directory of a running " + name
+                    + " (expected: with its --" + prefix + "-port)");
         }
     }
 

@@ -1,13 +1,13 @@
 package dev.cim.loadgen;
 
 import dev.cim.client.core.ChatMessage;
-import io.netty.channel.EventLoop;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -20,9 +20,10 @@ import java.util.concurrent.TimeUnit;
  * time to the moment its event loop wrote the message, is measured too. Receipt time is read first
  * thing when the recipient decodes the frame; both are {@link System#nanoTime()} in this one JVM.
  *
- * <p>Each client event loop paces its own clients with a task that sends the messages fallen due
- * and runs again when the next one is due, but at most every 100 µs; so no pacing thread competes
- * with the loops for the two cores, a low rate costs a wake-up per message and a high one a batch
+ * <p>Each client event loop (the users' {@link ChatUser#pacer()}; a peer's users have loops of their
+ * own for it) paces its own clients with a task that sends the messages fallen due and runs again
+ * when the next one is due, but at most every 100 µs; so no pacing thread competes with the loops
+ * for the two cores, a low rate costs a wake-up per message and a high one a batch
  * per wake-up (a fixed 100 µs tick cost the generator 0.4 of a core even at 500 msg/s). If a loop
  * cannot keep up, it keeps sending late (the lateness counts as latency) until one second past the
  * run, and the messages never offered are reported.
@@ -53,12 +54,13 @@ final class PacedRun extends ReceiptCountingTraffic {
     private final LatencyRecorder senderLag;
 
     /**
-     * @param tag  names this run in message texts: receipts of other runs are ignored
+     * @param tag  names this run in message texts (marked as this process's: {@link Token#ofThisRun});
+     *             receipts of other runs are ignored
      * @param rate messages per second, for {@code duration}
      */
     PacedRun(Pairs pairs, String tag, double rate, Duration duration) {
         this.pairs = pairs;
-        this.tag = tag;
+        this.tag = Token.ofThisRun(tag);
         this.rate = rate;
         this.duration = duration;
         int expected = (int) Math.min(Integer.MAX_VALUE - 1, rate * duration.toNanos() / 1e9 + 1024);
@@ -70,8 +72,8 @@ final class PacedRun extends ReceiptCountingTraffic {
     Result run(CpuMeter cpu) throws InterruptedException {
         pairs.route(this);
         CpuMeter.Reading cpuFrom = cpu.read();
-        Map<EventLoop, List<LoadClient>> byLoop = new IdentityHashMap<>();
-        pairs.clients().forEach(c -> byLoop.computeIfAbsent(c.eventLoop(), loop -> new ArrayList<>()).add(c));
+        Map<ScheduledExecutorService, List<ChatUser>> byLoop = new IdentityHashMap<>();
+        pairs.clients().forEach(c -> byLoop.computeIfAbsent(c.pacer(), loop -> new ArrayList<>()).add(c));
         long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10); // every pacer scheduled by then
         long giveUp = start + duration.toNanos() + TimeUnit.SECONDS.toNanos(1);
         CountDownLatch finished = new CountDownLatch(byLoop.size());
@@ -100,8 +102,8 @@ final class PacedRun extends ReceiptCountingTraffic {
      */
     private final class LoopPacer implements Runnable {
 
-        private final EventLoop loop;
-        private final List<LoadClient> own;
+        private final ScheduledExecutorService loop;
+        private final List<ChatUser> own;
         private final double nanosPerMessage;
         private final long start;
         private final long giveUp;
@@ -110,8 +112,8 @@ final class PacedRun extends ReceiptCountingTraffic {
         /** Written on the loop, read after {@code finished}. */
         volatile long sent;
 
-        LoopPacer(EventLoop loop, List<LoadClient> own, double nanosPerMessage, long total, long start, long giveUp,
-                CountDownLatch finished) {
+        LoopPacer(ScheduledExecutorService loop, List<ChatUser> own, double nanosPerMessage, long total, long start,
+                long giveUp, CountDownLatch finished) {
             this.loop = loop;
             this.own = own;
             this.nanosPerMessage = nanosPerMessage;
@@ -129,7 +131,7 @@ final class PacedRun extends ReceiptCountingTraffic {
             ThreadLocalRandom random = ThreadLocalRandom.current();
             for (; n < due; n++) {
                 long intended = start + (long) (n * nanosPerMessage);
-                LoadClient sender = own.get(random.nextInt(own.size()));
+                ChatUser sender = own.get(random.nextInt(own.size()));
                 pairs.send(sender, new Token(tag, ledger.issue(), intended, System.nanoTime()));
             }
             sent = n;
@@ -146,7 +148,12 @@ final class PacedRun extends ReceiptCountingTraffic {
 
     @Override
     public void onChat(LoadClient receiver, ChatMessage chat, long receivedNanos) {
-        Token token = Token.parse(chat.text());
+        onText(receiver, chat.text(), receivedNanos);
+    }
+
+    @Override
+    public void onText(ChatUser receiver, String text, long receivedNanos) {
+        Token token = Token.parse(text);
         if (token != null && tag.equals(token.tag()) && ledger.receive(token.seq())) {
             latency.record(receivedNanos - token.nanos());
             senderLag.record(token.extra() - token.nanos());

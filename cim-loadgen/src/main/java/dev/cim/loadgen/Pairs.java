@@ -3,30 +3,30 @@ package dev.cim.loadgen;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Sends private messages between random pairs of distinct users of one list. */
+/** Sends private messages between random pairs of distinct users of one list, all of one side. */
 final class Pairs {
 
-    private final List<LoadClient> clients;
+    private final List<? extends ChatUser> clients;
 
-    Pairs(List<LoadClient> clients) {
+    Pairs(List<? extends ChatUser> clients) {
         if (clients.size() < 2) {
             throw new IllegalArgumentException("clients: " + clients.size() + " (expected: at least 2 for pairs)");
         }
         this.clients = clients;
     }
 
-    List<LoadClient> clients() {
+    List<? extends ChatUser> clients() {
         return clients;
     }
 
-    LoadClient random() {
+    ChatUser random() {
         return clients.get(ThreadLocalRandom.current().nextInt(clients.size()));
     }
 
     /** A random user other than {@code sender}. */
-    LoadClient recipientFor(LoadClient sender) {
+    ChatUser recipientFor(ChatUser sender) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        LoadClient recipient;
+        ChatUser recipient;
         do {
             recipient = clients.get(random.nextInt(clients.size()));
         } while (recipient == sender);
@@ -34,8 +34,8 @@ final class Pairs {
     }
 
     /** Sends {@code token} from {@code sender} to a random other user. */
-    void send(LoadClient sender, Token token) {
-        sender.send(recipientFor(sender).recipient(), token.text());
+    void send(ChatUser sender, Token token) {
+        sender.send(recipientFor(sender), token.text());
     }
 
     /** Makes every client hand its frames to {@code traffic}. */

@@ -3,8 +3,8 @@ package dev.cim.loadgen;
 import dev.cim.client.core.SendReceipt;
 
 /**
- * A measurement's {@link Traffic} that counts the server's receipts and refusals for the messages it
- * sent; only what it does with chats is its own.
+ * A measurement's {@link Traffic} that counts the server's receipts and refusals (or a peer
+ * server's acknowledgements) for the messages it sent; only what it does with chats is its own.
  */
 abstract class ReceiptCountingTraffic implements Traffic {
 
@@ -17,7 +17,12 @@ abstract class ReceiptCountingTraffic implements Traffic {
     }
 
     @Override
-    public final void onFailure(LoadClient sender, Throwable failure) {
+    public final void onAccepted(ChatUser sender) {
+        receipts.accept();
+    }
+
+    @Override
+    public final void onFailure(ChatUser sender, Throwable failure) {
         receipts.failure(failure);
     }
 }

@@ -86,7 +86,7 @@ class LoadCommandTest {
                 .satisfies(o -> assertThat(o.plot()).isEqualTo(java.nio.file.Path.of("x.png")));
 
         assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--against=server,mqtt"}))
-                .withMessage("--against: 'mqtt' (expected: server, relay or relay-acked)");
+                .withMessage("--against: 'mqtt' (expected: server, relay, relay-acked, mosquitto or ejabberd)");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> LoadOptions.parse(new String[] {"--against=relay,relay", "--parts=1"}))
                 .withMessage("--against: [relay, relay] (expected: two different sides, e.g. --against=server,relay)");
@@ -99,6 +99,73 @@ class LoadCommandTest {
         assertThatIllegalArgumentException().isThrownBy(
                         () -> LoadOptions.parse(new String[] {"--against=server,relay", "--parts=1", "--tls=on"}))
                 .withMessageStartingWith("--against compares part 1 on child processes");
+    }
+
+    @Test
+    void againstMosquitto_eitherSide_startsABrokerOrNamesARunningOne() {
+        LoadOptions started = LoadOptions.parse(new String[] {"--against=server,mosquitto", "--parts=1"});
+        assertThat(started.against()).containsExactly(LoadOptions.Against.SERVER, LoadOptions.Against.MOSQUITTO);
+        assertThat(started.mqttPort()).isZero();
+        assertThat(started.peerScriptDir()).isEqualTo(java.nio.file.Path.of("bin"));
+        LoadOptions running = LoadOptions.parse(new String[] {"--against=mosquitto,relay", "--parts=1",
+            "--mqtt-port=1884", "--mqtt-dir=/tmp/broker", "--peer-script-dir=/opt/cim/bin"});
+        assertThat(running.against()).containsExactly(LoadOptions.Against.MOSQUITTO, LoadOptions.Against.RELAY);
+        assertThat(running.mqttPort()).isEqualTo(1884);
+        assertThat(running.mqttDir()).isEqualTo(java.nio.file.Path.of("/tmp/broker"));
+        assertThat(running.peerScriptDir()).isEqualTo(java.nio.file.Path.of("/opt/cim/bin"));
+
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--mqtt-port=1884"}))
+                .withMessage("--mqtt-port and --mqtt-dir are for --against with mosquitto (expected: "
+                        + "--against=server,mosquitto or the like)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {
+            "--against=server,mosquitto", "--parts=1", "--mqtt-port=70000"}))
+                .withMessage("--mqtt-port: 70000 (expected: 1 to 65535, or 0 to start mosquitto)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {
+            "--against=server,mosquitto", "--parts=1", "--mqtt-dir=/tmp/broker"}))
+                .withMessageEndingWith("(expected: with its --mqtt-port)");
+    }
+
+    @Test
+    void curveTop_setsTheCurvesHundredPercent_orLeavesItToTheFasterSide() {
+        assertThat(LoadOptions.parse(new String[] {"--against=server,mosquitto", "--parts=1"}).curveTop()).isZero();
+        assertThat(LoadOptions.parse(new String[] {"--against=server,mosquitto", "--parts=1", "--curve-top=3000"})
+                .curveTop()).isEqualTo(3000);
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--curve-top=-5"}))
+                .withMessage("--curve-top: -5 (expected: msgs/s > 0, or 0 for the faster side's closed-loop rate)");
+    }
+
+    @Test
+    void againstEjabberd_eitherSide_startsOneOrNamesARunningOne() {
+        LoadOptions started = LoadOptions.parse(new String[] {"--against=server,ejabberd", "--parts=1"});
+        assertThat(started.against()).containsExactly(LoadOptions.Against.SERVER, LoadOptions.Against.EJABBERD);
+        assertThat(started.xmppPort()).isZero();
+        assertThat(started.xmppDir()).isNull();
+        LoadOptions running = LoadOptions.parse(new String[] {"--against=ejabberd,mosquitto", "--parts=1",
+            "--xmpp-port=5322", "--xmpp-dir=/var/lib/cim-ejabberd", "--mqtt-port=1884"});
+        assertThat(running.against()).containsExactly(LoadOptions.Against.EJABBERD, LoadOptions.Against.MOSQUITTO);
+        assertThat(running.xmppPort()).isEqualTo(5322);
+        assertThat(running.xmppDir()).isEqualTo(java.nio.file.Path.of("/var/lib/cim-ejabberd"));
+        assertThat(running.mqttPort()).isEqualTo(1884);
+
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--xmpp-port=5322"}))
+                .withMessage("--xmpp-port and --xmpp-dir are for --against with ejabberd (expected: "
+                        + "--against=server,ejabberd or the like)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {
+            "--against=server,mosquitto", "--parts=1", "--xmpp-dir=/tmp/ejabberd"}))
+                .withMessageStartingWith("--xmpp-port and --xmpp-dir are for --against with ejabberd");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {
+            "--against=server,ejabberd", "--parts=1", "--xmpp-port=70000"}))
+                .withMessage("--xmpp-port: 70000 (expected: 1 to 65535, or 0 to start ejabberd)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {
+            "--against=server,ejabberd", "--parts=1", "--xmpp-port=-1"}))
+                .withMessage("--xmpp-port: -1 (expected: 1 to 65535, or 0 to start ejabberd)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {
+            "--against=server,ejabberd", "--parts=1", "--xmpp-dir=/tmp/ejabberd"}))
+                .withMessage("--xmpp-dir: /tmp/ejabberd is the directory of a running ejabberd (expected: with its "
+                        + "--xmpp-port)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {
+            "--against=server,ejabberd", "--parts=1", "--xmpp-port=five"}))
+                .withMessageContaining("--xmpp-port").withMessageEndingWith("(see --help)");
     }
 
     @Test

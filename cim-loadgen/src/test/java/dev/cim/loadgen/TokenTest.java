@@ -29,6 +29,18 @@ class TokenTest {
     }
 
     @Test
+    void ofThisRun_marksATagAsThisProcesss_andReadsBack() {
+        String tag = Token.ofThisRun("c1");
+
+        assertThat(tag).startsWith("c1.").hasSizeGreaterThan(3).isEqualTo(Token.ofThisRun("c1"));
+        assertThat(Token.ofThisRun("c2")).isNotEqualTo(tag);
+        assertThat(Token.parse(new Token(tag, 1, 2, 0).text())).isEqualTo(new Token(tag, 1, 2, 0));
+        assertThatIllegalArgumentException().isThrownBy(() -> Token.ofThisRun("c 1"))
+                .withMessage("measurement: 'c 1' (expected: a word, no spaces)");
+        assertThatIllegalArgumentException().isThrownBy(() -> Token.ofThisRun(""));
+    }
+
+    @Test
     void parse_refusesOtherTexts() {
         assertThat(Token.parse("hello")).isNull();
         assertThat(Token.parse("n 1 2 0 padding")).isNull();
