@@ -185,6 +185,14 @@ final class ChildServer implements AutoCloseable {
         return process.pid();
     }
 
+    /** The server's pid and those of the processes it started (its Redis, and that one's watchdog). */
+    List<Long> pids() {
+        List<Long> pids = new ArrayList<>();
+        pids.add(process.pid());
+        started.forEach(p -> pids.add(p.pid()));
+        return pids;
+    }
+
     /** The whole command line that started the server. */
     List<String> command() {
         return command;

@@ -232,8 +232,8 @@ public final class LoadGenerator {
             ClientTls tls = ClientTls.create(secure.trust(), TlsProvider.AUTO);
             Dialer plainDialer = dialer(options, address(options, plain, webSocket), null, webSocket);
             Dialer tlsDialer = plainDialer.to(address(options, secure, webSocket), tls, webSocket);
-            Report report = compare(options, plainDialer, "plaintext", SideUsers.cim(plainDialer), plain.pid(), "TLS",
-                    SideUsers.cim(tlsDialer), secure.pid(),
+            Report report = compare(options, plainDialer, "plaintext", SideUsers.cim(plainDialer), List.of(plain.pid()), "TLS",
+                    SideUsers.cim(tlsDialer), List.of(secure.pid()),
                     Targets.closedLoopOnly(new ComparisonPart.Target(0.75, "≥ 0.75 (TLS costs at most 25 %)")));
             report.note("TLS: server " + secure.security());
             for (ChildServer child : List.of(plain, secure)) {
@@ -267,8 +267,8 @@ public final class LoadGenerator {
             ClientTls clientTls = tls ? ClientTls.create(child.trust(), TlsProvider.AUTO) : null;
             Dialer tcp = dialer(options, address(options, child, false), clientTls, false);
             Dialer webSocket = tcp.to(address(options, child, true), clientTls, true);
-            Report report = compare(options, tcp, "TCP", SideUsers.cim(tcp), child.pid(), "WebSocket",
-                    SideUsers.cim(webSocket), child.pid(),
+            Report report = compare(options, tcp, "TCP", SideUsers.cim(tcp), List.of(child.pid()), "WebSocket",
+                    SideUsers.cim(webSocket), List.of(child.pid()),
                     Targets.closedLoopOnly(new ComparisonPart.Target(0.7, "≥ 0.7 of TCP")));
             report.note("both pools on the one server, " + child.security() + "; WebSocket: binary messages, "
                     + "subprotocol cim.proto, one envelope per message");
@@ -288,21 +288,22 @@ public final class LoadGenerator {
      * One side of {@code --against}: a child process the clients connect to, or a peer server,
      * mosquitto or ejabberd (started through its script, or running already).
      */
-    private record Against(LoadOptions.Against side, int port, long pid, String description, AutoCloseable process,
-            java.util.function.BooleanSupplier alive) {
+    private record Against(LoadOptions.Against side, int port, List<Long> pids, String description,
+            AutoCloseable process, java.util.function.BooleanSupplier alive) {
 
         static Against start(LoadOptions.Against side, LoadOptions options) throws IOException {
             if (side == LoadOptions.Against.SERVER) {
                 ChildServer child = ChildServer.start(options.serverJar(), options.serverHeap(), options.serverJvmArgs(),
                         options.serverArgs(), false);
-                return new Against(side, child.port(), child.pid(), describe(child), child, child::isAlive);
+                // Its CPU with its Redis's: a peer keeps what it stores in its own process.
+                return new Against(side, child.port(), child.pids(), describe(child), child, child::isAlive);
             }
             if (side == LoadOptions.Against.MOSQUITTO || side == LoadOptions.Against.EJABBERD) {
                 PeerServer peer = peer(side, options);
-                return new Against(side, peer.port(), peer.pid(), peer.describe(), peer, peer::isAlive);
+                return new Against(side, peer.port(), List.of(peer.pid()), peer.describe(), peer, peer::isAlive);
             }
             ChildRelay relay = ChildRelay.start(options.serverHeap(), side == LoadOptions.Against.RELAY_ACKED);
-            return new Against(side, relay.port(), relay.pid(), relay.describe(), relay, relay::isAlive);
+            return new Against(side, relay.port(), List.of(relay.pid()), relay.describe(), relay, relay::isAlive);
         }
 
         /** The peer server of {@code side}: the one at its port option, or one its script starts in a new directory. */
@@ -393,8 +394,12 @@ public final class LoadGenerator {
         try {
             other = Against.start(first, options);
             Dialer dialer = dialer(options, new InetSocketAddress(options.host(), base.port()), null, false);
-            Report report = compare(options, dialer, base.name(), base.users(dialer, options), base.pid(), other.name(),
-                    other.users(dialer, options), other.pid(), Targets.against(first, anchor));
+            Report report = compare(options, dialer, base.name(), base.users(dialer, options), base.pids(),
+                    other.name(), other.users(dialer, options), other.pids(), Targets.against(first, anchor));
+            if (options.against().contains(LoadOptions.Against.SERVER)) {
+                report.note("server: in its rows CPU per message is the cim server's and its embedded Redis's "
+                        + "together (the relay has no Redis; a peer stores in its own process)");
+            }
             if (options.against().contains(LoadOptions.Against.RELAY)
                     || options.against().contains(LoadOptions.Against.RELAY_ACKED)) {
                 report.note("relay: dev.cim.loadgen.relay.BareRelay, the same codec, transport, event-loop settings "
@@ -451,8 +456,9 @@ public final class LoadGenerator {
      * latency curve if {@code targets} has one; {@code dialer} is the cim clients' (a second cim side
      * shares its event loop group and wheel), stopped at the end.
      */
-    private static Report compare(LoadOptions options, Dialer dialer, String baseName, SideUsers base, long basePid,
-            String otherName, SideUsers other, long otherPid, Targets targets) throws InterruptedException {
+    private static Report compare(LoadOptions options, Dialer dialer, String baseName, SideUsers base,
+            List<Long> basePids, String otherName, SideUsers other, List<Long> otherPids, Targets targets)
+            throws InterruptedException {
         String prefix = HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt()) + "-";
         Report report = new Report();
         if (options.quick()) {
@@ -472,8 +478,10 @@ public final class LoadGenerator {
                 report.note("too few users logged in: no comparison");
             } else {
                 progress("part 1, " + baseName + " and " + otherName + ", alternated");
-                ComparisonPart.Side baseSide = new ComparisonPart.Side(baseName, baseUsers, new CpuMeter(basePid));
-                ComparisonPart.Side otherSide = new ComparisonPart.Side(otherName, otherUsers, new CpuMeter(otherPid));
+                ComparisonPart.Side baseSide = new ComparisonPart.Side(baseName, baseUsers,
+                        new CpuMeter(basePids, List.of()));
+                ComparisonPart.Side otherSide = new ComparisonPart.Side(otherName, otherUsers,
+                        new CpuMeter(otherPids, List.of()));
                 ComparisonPart.Means means = ComparisonPart.run(baseSide, otherSide, targets.closedLoop(), options,
                         report);
                 if (targets.curve() != null && means != null) {
