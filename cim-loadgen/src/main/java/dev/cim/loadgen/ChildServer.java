@@ -135,10 +135,9 @@ final class ChildServer implements AutoCloseable {
             }
         }
         command.addAll(extraArgs);
-        Path log = Files.createTempFile("cim-loadgen-server-", ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        ChildServer server = new ChildServer(process, port, webPort, command, log, trust, redisPort, dataDir);
+        Path log = newLog();
+        ChildServer server = new ChildServer(launch(command, log), port, webPort, command, log, trust, redisPort,
+                dataDir);
         server.awaitListening();
         return server;
     }
@@ -216,14 +215,35 @@ final class ChildServer implements AutoCloseable {
      * @throws IllegalStateException if it does not listen again in time
      */
     void restart() throws IOException {
+        stop();
+        log = newLog();
+        process = launch(command, log);
+        awaitListening();
+    }
+
+    private static Path newLog() throws IOException {
+        return Files.createTempFile("cim-loadgen-server-", ".log");
+    }
+
+    private static Process launch(List<String> command, Path log) throws IOException {
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /**
+     * SIGTERM to the server, a kill after {@link #STOP}, then a kill for whatever it started that is
+     * still running after {@link #LEFTOVERS}; each kill reported on standard error.
+     */
+    private void stop() {
         Processes.Stopped stopped = Processes.stop(process, started, STOP, LEFTOVERS);
         if (stopped.killed()) {
             System.err.println("cim-loadgen: the server (pid " + process.pid() + ") did not stop within " + STOP
-                    + " of SIGTERM and was killed before its restart; its log: " + log);
+                    + " of SIGTERM and was killed; its log: " + log);
         }
-        log = Files.createTempFile("cim-loadgen-server-", ".log");
-        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        awaitListening();
+        for (ProcessHandle leftover : stopped.leftovers()) {
+            System.err.println("cim-loadgen: killed pid " + leftover.pid() + " ("
+                    + leftover.info().command().orElse("command unknown") + "), which the server (pid "
+                    + process.pid() + ") had started and left running");
+        }
     }
 
     /**
@@ -235,17 +255,8 @@ final class ChildServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        Processes.Stopped stopped = Processes.stop(process, started, STOP, LEFTOVERS);
+        stop();
         deleteTree(dataDir);
-        if (stopped.killed()) {
-            System.err.println("cim-loadgen: the server (pid " + process.pid() + ") did not stop within " + STOP
-                    + " of SIGTERM and was killed; its log: " + log);
-        }
-        for (ProcessHandle leftover : stopped.leftovers()) {
-            System.err.println("cim-loadgen: killed pid " + leftover.pid() + " ("
-                    + leftover.info().command().orElse("command unknown") + "), which the server (pid "
-                    + process.pid() + ") had started and left running");
-        }
         if (Thread.currentThread() != hook) {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
