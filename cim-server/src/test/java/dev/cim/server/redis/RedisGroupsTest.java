@@ -204,6 +204,31 @@ class RedisGroupsTest {
     }
 
     @Test
+    void whatOnlyKeepsALogFresh_isWrittenOncePerWindow_theMessagesEachTime() {
+        String alice = name("alice");
+        String bob = name("bob");
+        Conversation pair = Conversation.between(alice, bob);
+        Duration retention = Duration.ofDays(30);
+        long window = RedisConversationLog.FRESH_MILLIS;
+
+        logs.append(List.of(chat(alice, bob, "first", NOW)), NOW, retention, 1000);
+        logs.append(List.of(chat(bob, alice, "within the window", NOW + 10_000)), NOW + 10_000, retention, 1000);
+
+        assertThat(logs.after(pair, "", 10)).extracting(e -> e.chat().getText())
+                .containsExactly("first", "within the window");
+        assertThat(logs.recent(alice, 0, 10)).as("the index entry is fresh for a window: not written again")
+                .containsExactly(new ConversationLog.Recent(pair, NOW));
+        assertThat(redis.bytes().getExpire(RedisKeys.log(pair), java.util.concurrent.TimeUnit.MILLISECONDS))
+                .as("the log lives its retention and a window after the write that set it")
+                .isBetween(retention.toMillis() + window - 60_000, retention.toMillis() + window);
+
+        logs.append(List.of(chat(alice, bob, "after it", NOW + window + 1000)), NOW + window + 1000, retention, 1000);
+
+        assertThat(logs.recent(bob, 0, 10)).containsExactly(new ConversationLog.Recent(pair, NOW + window + 1000));
+        assertThat(logs.after(pair, "", 10)).hasSize(3);
+    }
+
+    @Test
     void search_matchesWholeWordsOfTheText_only_caseFolded_newestFirst_andResumesWhereItStopped() {
         String alice = name("alice");
         String lunch = name("lunch"); // a name holding the word: the sender's name is not searched
