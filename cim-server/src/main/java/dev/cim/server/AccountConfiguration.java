@@ -2,6 +2,7 @@ package dev.cim.server;
 
 import dev.cim.server.account.AccountService;
 import dev.cim.server.account.LoginThrottle;
+import dev.cim.server.account.RememberedPasswords;
 import dev.cim.server.account.SessionTokens;
 import dev.cim.server.redis.RedisAccountStore;
 import dev.cim.server.redis.RedisAttemptCounters;
@@ -38,7 +39,11 @@ class AccountConfiguration {
     @Bean
     @ConditionalOnMissingBean
     PasswordEncoder passwordEncoder(CimServerProperties properties) {
-        return new BCryptPasswordEncoder(properties.accounts().bcryptStrength());
+        CimServerProperties.Accounts accounts = properties.accounts();
+        PasswordEncoder bcrypt = new BCryptPasswordEncoder(accounts.bcryptStrength());
+        return accounts.rememberPasswords().isZero() ? bcrypt
+                : new RememberedPasswords(bcrypt, accounts.rememberPasswords(), accounts.rememberedPasswords(),
+                        System::nanoTime);
     }
 
     /** Round trips to Redis timed in the meter registry, if the program has one (the account tool has not). */

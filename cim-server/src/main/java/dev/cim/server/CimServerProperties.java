@@ -167,13 +167,17 @@ public record CimServerProperties(
      * @param lockDuration       how long a lock lasts, and how long failures are remembered
      * @param registrationsPerAddress accounts one address may create before it must rest
      * @param registrationWindow how long an address must make no account before it may make more
+     * @param rememberPasswords  how long a password found to match is remembered (as an HMAC under a
+     *                           key of this process), so the same login again skips the hash; 0: never
+     * @param rememberedPasswords the most accounts whose password is remembered at once
      */
     public record Accounts(@DefaultValue("10") int bcryptStrength, @DefaultValue("open") Registration registration,
             @DefaultValue("8") int minPasswordLength, @DefaultValue("30d") Duration sessionTtl,
             @DefaultValue("20") int sessionsPerUser, @DefaultValue("5") int freeFailures,
             @DefaultValue("1m") Duration maxLoginDelay, @DefaultValue("20") int lockAfterFailures,
             @DefaultValue("15m") Duration lockDuration, @DefaultValue("20") int registrationsPerAddress,
-            @DefaultValue("1h") Duration registrationWindow) {
+            @DefaultValue("1h") Duration registrationWindow, @DefaultValue("20m") Duration rememberPasswords,
+            @DefaultValue("100000") int rememberedPasswords) {
         public Accounts {
             if (bcryptStrength < 4 || bcryptStrength > 31) {
                 throw new IllegalArgumentException("cim.server.accounts.bcrypt-strength: " + bcryptStrength
@@ -198,6 +202,11 @@ public record CimServerProperties(
             }
             atLeast(registrationsPerAddress, 1, "cim.server.accounts.registrations-per-address");
             requirePositive(registrationWindow, "cim.server.accounts.registration-window");
+            if (rememberPasswords.isNegative()) {
+                throw new IllegalArgumentException("cim.server.accounts.remember-passwords: " + rememberPasswords
+                        + " (expected: >= 0; 0 remembers none)");
+            }
+            atLeast(rememberedPasswords, 1, "cim.server.accounts.remembered-passwords");
         }
     }
 

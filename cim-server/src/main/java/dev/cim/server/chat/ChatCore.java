@@ -27,6 +27,7 @@ import dev.cim.server.store.OriginStore;
 import dev.cim.server.store.PresenceStore;
 import dev.cim.server.store.ScheduledStore;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
@@ -113,7 +114,7 @@ public final class ChatCore implements AutoCloseable {
                 groups);
         AccountSettingsService accountSettings = new AccountSettingsService(stores.accounts(), terminals, blocking);
         Logins logins = new Logins(new Logins.Parts(stores.accounts(), accountSettings, origins, sessions,
-                stores.presence()), blocking, metrics, new LoginTerms(settings.heartbeat(), limits.maxTextLength(),
+                stores.presence(), cluster::addresses), blocking, metrics, new LoginTerms(settings.heartbeat(), limits.maxTextLength(),
                 scheduling.maxDelay(), settings.scheduling().maxPerUser(), limits.messagesPerSecond(),
                 limits.messageBurst()), scheduling::loggedIn);
         Sends sends = new Sends(router, sendRate, limits, metrics, platform.clock());
@@ -143,7 +144,7 @@ public final class ChatCore implements AutoCloseable {
      * Told by the heartbeat which nodes are alive (this one among them): a node that was and is not
      * any more is dead, and what waits for its answer is settled now (see {@link Cluster#live}).
      */
-    public void liveNodes(Set<String> nodes) {
+    public void liveNodes(Map<String, String> nodes) {
         Set<String> gone = cluster.live(nodes);
         if (!gone.isEmpty()) {
             log.warn("Node(s) {} stopped answering their heartbeat: taken for dead", gone);

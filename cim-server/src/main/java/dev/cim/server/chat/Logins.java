@@ -16,19 +16,18 @@ import dev.cim.server.chat.session.Session;
 import dev.cim.server.chat.session.Sessions;
 import dev.cim.server.store.PresenceStore;
 import dev.cim.server.store.StoreFullException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A session's life on this node, from the login to the close: the account check (password hashing
- * on the {@code blocking} executor), the client's origin and the node list (on the user's lane), the
+ * on the {@code blocking} executor), the client's origin (on the user's lane), the
  * session opened and, when the same client is back before its old connection was seen to end, put
  * in place of the old one; the presence written as sessions come and go.
  *
@@ -46,15 +45,19 @@ final class Logins {
     private final AccountService accounts;
     private final AccountSettingsService settings;
     private final PresenceStore presence;
+    private final Supplier<List<String>> nodes;
     private final Origins origins;
     private final Sessions sessions;
     private final Executor blocking;
     private final ChatMetrics metrics;
     private final LoginTerms terms;
 
-    /** What a login reads and writes: accounts and their settings, origins, sessions, presence. */
+    /**
+     * What a login reads and writes: accounts and their settings, origins, sessions, presence, and
+     * the live nodes' addresses as of the last heartbeat (this one first), which the client is told.
+     */
     record Parts(AccountService accounts, AccountSettingsService settings, Origins origins, Sessions sessions,
-            PresenceStore presence) {
+            PresenceStore presence, Supplier<List<String>> nodes) {
     }
 
     private final Consumer<String> entered;
@@ -67,6 +70,7 @@ final class Logins {
         this.accounts = parts.accounts();
         this.settings = parts.settings();
         this.presence = parts.presence();
+        this.nodes = parts.nodes();
         this.origins = parts.origins();
         this.sessions = parts.sessions();
         this.entered = entered;
@@ -116,17 +120,15 @@ final class Logins {
         });
     }
 
-    /** On the user's lane: loads the origin and the node list, then opens the session on the owner. */
+    /** On the user's lane: loads the origin, the groups and the settings, then opens the session on the owner. */
     private void attach(Connection connection, ChatService.LoginListener listener, LoginOutcome.Accepted accepted,
             long originId) {
         String user = accepted.user();
         Origin origin;
-        List<String> nodes;
         List<String> groups;
         AccountSettings account;
         try {
             origin = origins.get(user, originId);
-            nodes = nodeAddresses();
             groups = sessions.groupsLoggingIn(user);
             account = settings.of(user);
         } catch (RuntimeException e) {
@@ -135,7 +137,8 @@ final class Logins {
                     StoreFullException.describe(e) + "; try again", storageRetry()));
             return;
         }
-        connection.owner().execute(() -> open(connection, listener, accepted, origin, nodes, groups, account));
+        List<String> addresses = nodes.get();
+        connection.owner().execute(() -> open(connection, listener, accepted, origin, addresses, groups, account));
     }
 
     private void open(Connection connection, ChatService.LoginListener listener, LoginOutcome.Accepted accepted,
@@ -203,22 +206,6 @@ final class Logins {
         listener.refused(reason);
         connection.send(Envelopes.loginRefused(reason, retryAfterMillis));
         connection.close(ErrorReply.Code.NOT_LOGGED_IN, "login refused: " + reason);
-    }
-
-    /** The addresses of the live nodes, this one first. */
-    private List<String> nodeAddresses() {
-        Map<String, String> live = presence.liveNodes();
-        List<String> nodes = new ArrayList<>();
-        String own = live.get(presence.nodeId());
-        if (own != null) {
-            nodes.add(own);
-        }
-        live.forEach((node, address) -> {
-            if (!node.equals(presence.nodeId())) {
-                nodes.add(address);
-            }
-        });
-        return nodes;
     }
 
     /** A session closed, everything it held stored; on its owner thread. */

@@ -58,7 +58,7 @@ public final class NodeHeartbeat implements SmartLifecycle {
             return;
         }
         presence.registerNode(address.get());
-        core.liveNodes(presence.liveNodes().keySet());
+        core.liveNodes(presence.liveNodes());
         core.start();
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "cim-heartbeat-" + presence.nodeId());
@@ -86,7 +86,7 @@ public final class NodeHeartbeat implements SmartLifecycle {
             } else {
                 presence.heartbeat(address.get());
             }
-            core.liveNodes(presence.liveNodes().keySet());
+            core.liveNodes(presence.liveNodes());
         } catch (RuntimeException e) {
             log.warn("Heartbeat of node {} failed, trying again in {}: {}", presence.nodeId(), heartbeat, e.toString());
         }

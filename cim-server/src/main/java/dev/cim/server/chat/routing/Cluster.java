@@ -5,7 +5,10 @@ import dev.cim.server.chat.session.LocalUsers;
 import dev.cim.server.chat.session.UserEntry;
 import dev.cim.server.store.NodeBus;
 import dev.cim.server.store.PresenceStore;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +30,8 @@ public final class Cluster {
     private final NodeBus bus;
     /** The other live nodes as of the last heartbeat. */
     private volatile Set<String> others = Set.of();
+    /** The addresses of the live nodes as of the last heartbeat, this one first. */
+    private volatile List<String> addresses = List.of();
 
     public Cluster(LocalUsers users, PresenceStore presence, NodeBus bus) {
         this.users = users;
@@ -35,17 +40,33 @@ public final class Cluster {
     }
 
     /**
-     * The heartbeat saw these nodes alive (this one may be among them).
+     * The heartbeat saw these nodes alive (this one may be among them), each at its address.
      *
      * @return the other nodes alive at the heartbeat before and no longer: those that died
      */
-    public Set<String> live(Set<String> nodes) {
-        Set<String> now = new HashSet<>(nodes);
+    public Set<String> live(Map<String, String> nodes) {
+        Set<String> now = new HashSet<>(nodes.keySet());
         now.remove(nodeId());
         Set<String> gone = new HashSet<>(others);
         gone.removeAll(now);
+        List<String> listed = new ArrayList<>(nodes.size());
+        String own = nodes.get(nodeId());
+        if (own != null) {
+            listed.add(own);
+        }
+        nodes.forEach((node, address) -> {
+            if (!node.equals(nodeId())) {
+                listed.add(address);
+            }
+        });
+        addresses = List.copyOf(listed);
         others = Set.copyOf(now);
         return gone;
+    }
+
+    /** The addresses of the live nodes as of the last heartbeat, this one first: what a client is told at login. */
+    public List<String> addresses() {
+        return addresses;
     }
 
     /** This node's id. */

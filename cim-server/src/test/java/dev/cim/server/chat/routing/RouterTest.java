@@ -74,7 +74,7 @@ class RouterTest {
     /** A router whose relays wait {@code relayTimeout} for the other node, then store the message. */
     private void router(Duration relayTimeout) {
         cluster = new Cluster(users, new MapPresence(HERE, where, nodes), bus);
-        cluster.live(Set.of(HERE, THERE));
+        cluster.live(Map.of(HERE, "127.0.0.1:1", THERE, "127.0.0.1:2"));
         router = new Router(cluster, new Platform(lanes, wheel, Clock.systemUTC(), System::nanoTime,
                 new SimpleMeterRegistry()), inbox, relayTimeout, GroupPosts.NONE, Transcript.NONE);
         relays = router.relays();
@@ -102,7 +102,7 @@ class RouterTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> sent.size() == 1);
 
         nodes.remove(THERE); // its liveness key expired
-        assertThat(cluster.live(Set.of(HERE))).as("the heartbeat no longer sees it").containsExactly(THERE);
+        assertThat(cluster.live(Map.of(HERE, "127.0.0.1:1"))).as("the heartbeat no longer sees it").containsExactly(THERE);
         relays.nodesGone(Set.of(THERE));
 
         await("stored without waiting the hour").atMost(Duration.ofSeconds(10))
