@@ -9,7 +9,7 @@ import java.util.List;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.script.DigestUtils;
 
 /**
@@ -38,7 +38,7 @@ final class LuaScript {
     }
 
     /** Runs the script; the result is as Redis returns it (a {@code List} of {@code Long} and {@code byte[]}). */
-    Object run(RedisTemplate<String, byte[]> redis, List<byte[]> keys, List<byte[]> args) {
+    Object run(RedisOperations<String, ?> redis, List<byte[]> keys, List<byte[]> args) {
         byte[][] keysAndArgs = keysAndArgs(keys, args);
         return redis.execute((RedisCallback<Object>) connection -> run(connection, keys.size(), keysAndArgs));
     }
@@ -50,7 +50,7 @@ final class LuaScript {
      *         failed with (a full Redis as {@link dev.cim.server.store.StoreFullException}); a batch
      *         whose answers do not come within a minute fails whole
      */
-    List<Object> runAll(RedisTemplate<String, byte[]> redis, List<Call> calls) {
+    List<Object> runAll(RedisOperations<String, ?> redis, List<Call> calls) {
         if (calls.size() == 1) {
             Call call = calls.get(0);
             try {

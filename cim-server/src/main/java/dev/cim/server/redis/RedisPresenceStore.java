@@ -5,6 +5,7 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,19 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 public final class RedisPresenceStore implements PresenceStore {
 
+    /** Users whose presence one script call of a refresh renews, at most. */
+    static final int REFRESH_CALL = 1000;
+
+    // KEYS: presence hashes. ARGV: this node's field, ttl ms, then each key's value. Sets the field
+    // and renews the hash's time to live.
+    private static final LuaScript REFRESH = new LuaScript("presence-refresh", """
+            for k = 1, #KEYS do
+              redis.call('HSET', KEYS[k], ARGV[1], ARGV[k + 2])
+              redis.call('PEXPIRE', KEYS[k], ARGV[2])
+            end
+            return 0
+            """);
+
     private final StringRedisTemplate redis;
     private final String nodeId;
     private final Duration ttl;
@@ -32,6 +46,7 @@ public final class RedisPresenceStore implements PresenceStore {
     private final LongSupplier clock;
     /** {@link #nodeId} as Redis holds it: the field of this node in each presence hash. */
     private final byte[] node;
+    private final SlotGroups slots;
 
     /**
      * @param ttl     how long the presence of this node's users lives without a refresh
@@ -45,6 +60,7 @@ public final class RedisPresenceStore implements PresenceStore {
         this.nodeTtl = nodeTtl;
         this.clock = clock;
         this.node = RedisBytes.of(nodeId);
+        this.slots = new SlotGroups(redis.getRequiredConnectionFactory());
     }
 
     @Override
@@ -105,20 +121,40 @@ public final class RedisPresenceStore implements PresenceStore {
 
     @Override
     public void refresh(String address, Map<String, Integer> users) {
-        // One round trip whatever the number of users.
         batch((r, sent) -> {
             beat(r, sent, address);
-            users.forEach((user, sessions) -> {
-                byte[] presence = key(RedisKeys.presence(user));
-                sent.add(r.hset(presence, node, RedisBytes.of(field(sessions))));
-                sent.add(r.pexpire(presence, ttl));
-            });
             if (!users.isEmpty()) {
                 sent.add(r.sadd(key(RedisKeys.nodeUsers(nodeId)),
                         users.keySet().stream().map(RedisBytes::of).toArray(byte[][]::new)));
                 sent.add(r.pexpire(key(RedisKeys.nodeUsers(nodeId)), ttl));
             }
         });
+        if (users.isEmpty()) {
+            return;
+        }
+        // The presence hashes by script calls of up to REFRESH_CALL users, all in one round trip:
+        // a command and a flush per call, where a command per key was two per user.
+        List<LuaScript.Call> calls = new ArrayList<>();
+        for (List<Map.Entry<String, Integer>> group : slots.split(users.entrySet(),
+                user -> key(RedisKeys.presence(user.getKey())))) {
+            for (int from = 0; from < group.size(); from += REFRESH_CALL) {
+                List<Map.Entry<String, Integer>> part = group.subList(from, Math.min(group.size(), from + REFRESH_CALL));
+                List<byte[]> keys = new ArrayList<>(part.size());
+                List<byte[]> args = new ArrayList<>(part.size() + 2);
+                args.add(node);
+                args.add(RedisBytes.of(ttl.toMillis()));
+                part.forEach(user -> {
+                    keys.add(key(RedisKeys.presence(user.getKey())));
+                    args.add(RedisBytes.of(field(user.getValue())));
+                });
+                calls.add(new LuaScript.Call(keys, args));
+            }
+        }
+        for (Object result : REFRESH.runAll(redis, calls)) {
+            if (result instanceof RuntimeException e) {
+                throw e;
+            }
+        }
     }
 
     @Override

@@ -84,6 +84,29 @@ class RedisStoresTest {
     }
 
     @Test
+    void aRefresh_renewsThePresenceOfEveryUserOfTheNode_overSeveralScriptCalls() {
+        RedisPresenceStore presence = new RedisPresenceStore(strings, "node-f", Duration.ofSeconds(30),
+                Duration.ofSeconds(4), clock::get);
+        java.util.Map<String, Integer> users = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < RedisPresenceStore.REFRESH_CALL * 2 + 500; i++) {
+            users.put("fay" + i, 1 + i % 3);
+            presence.sessions("fay" + i, 1 + i % 3);
+        }
+
+        clock.addAndGet(Duration.ofSeconds(25).toMillis());
+        presence.refresh("127.0.0.1:1", users);
+        clock.addAndGet(Duration.ofSeconds(10).toMillis()); // 35 s after the sessions, 10 s after the refresh
+
+        for (String user : List.of("fay0", "fay999", "fay1000", "fay2499")) {
+            assertThat(presence.nodesOf(user)).as(user).containsExactly("node-f");
+            assertThat(strings.getExpire(RedisKeys.presence(user))).as(user).isBetween(25L, 30L);
+        }
+        assertThat(strings.opsForHash().get(RedisKeys.presence("fay2"), "node-f"))
+                .asString().startsWith("3:");
+        assertThat(presence.liveNodes()).containsEntry("node-f", "127.0.0.1:1");
+    }
+
+    @Test
     void presenceUpdates_heartbeats_andWatermarks_goOverTheSharedConnection_openingNoNewOnes() {
         // On a cluster the shared connection opens one per master as keys reach it.
         org.junit.jupiter.api.Assumptions.assumeFalse(redis.isCluster(), "counted on a single Redis");
