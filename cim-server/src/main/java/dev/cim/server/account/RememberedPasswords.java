@@ -15,8 +15,8 @@ import org.springframework.security.crypto.password.PasswordEncoder;
 
 /**
  * A slow password encoder (BCrypt) that remembers, for a while, the passwords it has found to match:
- * a user logging in again with the same password is checked in microseconds instead of the tens of
- * milliseconds the hash is made to cost, so a node whose clients all come back at once (a restart,
+ * a user logging in again with the same password (or for the first time since the account was made
+ * here) is checked in microseconds instead of the tens of milliseconds the hash is made to cost, so a node whose clients all come back at once (a restart,
  * a network cut) logs them in at the rate of its network, not of its hashing. Elasticsearch's
  * realms cache credentials the same way.
  *
@@ -55,9 +55,14 @@ public final class RememberedPasswords implements PasswordEncoder {
         this.key = new SecretKeySpec(secret, "HmacSHA256");
     }
 
+    /** Makes the hash of a new password, and remembers that the password matches it. */
     @Override
     public String encode(CharSequence rawPassword) {
-        return slow.encode(rawPassword);
+        String encoded = slow.encode(rawPassword);
+        if (rawPassword != null) {
+            matched.put(encoded, mac(rawPassword));
+        }
+        return encoded;
     }
 
     @Override
