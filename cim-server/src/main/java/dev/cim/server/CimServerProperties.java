@@ -31,7 +31,8 @@ import org.springframework.util.unit.DataSize;
  *                      threads carried 22% fewer messages per second than 2 (cim-loadgen, part 1)
  * @param epoll         use Linux's native epoll transport where it loads (fewer system calls per
  *                      message than Java NIO); false for NIO everywhere
- * @param workerThreads threads for the logins' password hashing, off the I/O threads
+ * @param workerThreads threads for logins (password hashing, and the store reads most of a login
+ *                      waits on), off the I/O threads
  * @param lanes         threads for the users' Redis work (inboxes, presence, scheduled messages);
  *                      each user's work runs on one of them, in order
  * @param dataDir       where the embedded Redis keeps its append-only file; empty for
@@ -56,7 +57,7 @@ public record CimServerProperties(
         String nodeId,
         @DefaultValue("0") int ioThreads,
         @DefaultValue("true") boolean epoll,
-        @DefaultValue("4") int workerThreads,
+        @DefaultValue("16") int workerThreads,
         @DefaultValue("4") int lanes,
         Path dataDir,
         @DefaultValue Redis redis,

@@ -78,9 +78,9 @@ public final class AccountService {
                     : new LoginOutcome.Refused("the session of " + user
                             + " has expired or was ended (expected: log in with the password again)");
         }
-        LoginThrottle.Wait wait = throttle.loginWait(user, attempt.address());
-        if (wait != null) {
-            return refusedFor(wait);
+        LoginThrottle.Check check = throttle.loginCheck(user, attempt.address());
+        if (check.mustWait() != null) {
+            return refusedFor(check.mustWait());
         }
         String password = attempt.password() == null ? "" : attempt.password();
         int passwordBytes = password.getBytes(StandardCharsets.UTF_8).length;
@@ -96,7 +96,9 @@ public final class AccountService {
         if (!encoder.matches(password, hash.get())) {
             return failed(user, attempt.address(), "wrong password for " + user);
         }
-        throttle.succeeded(user);
+        if (check.failures()) {
+            throttle.succeeded(user);
+        }
         return new LoginOutcome.Accepted(user, false, tokens.issue(user));
     }
 

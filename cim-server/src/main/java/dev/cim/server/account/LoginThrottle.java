@@ -5,6 +5,7 @@ import dev.cim.server.store.AttemptCounters.Count;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Slows down password guessing and mass registration, on every node at once (the counts live in
@@ -70,12 +71,25 @@ public final class LoginThrottle {
         this.clock = clock;
     }
 
-    /** Whether a password login of {@code user} from {@code address} must wait; null when it may go ahead. */
-    public Wait loginWait(String user, String address) {
+    /**
+     * What a password login of {@code user} from {@code address} finds: whether it must wait, and
+     * whether the account has failures to forget when it succeeds.
+     *
+     * @param mustWait null when it may go ahead
+     * @param failures true when the account has failed logins counted
+     */
+    public record Check(Wait mustWait, boolean failures) {
+    }
+
+    /** Checks a password login of {@code user} from {@code address}: both counts in one round trip. */
+    public Check loginCheck(String user, String address) {
         Instant now = clock.instant();
-        Wait wait = wait(counters.get(account(user)), 1, now, "failed logins for " + user);
-        return wait != null ? wait
-                : wait(counters.get(fromAddress(address)), ADDRESS_FACTOR, now, "failed logins from your address");
+        List<Count> counts = counters.get(List.of(account(user), fromAddress(address)));
+        Wait wait = wait(counts.get(0), 1, now, "failed logins for " + user);
+        if (wait == null) {
+            wait = wait(counts.get(1), ADDRESS_FACTOR, now, "failed logins from your address");
+        }
+        return new Check(wait, counts.get(0).attempts() > 0);
     }
 
     /** Records a failed login of {@code user} (null when no account was named) from {@code address}. */

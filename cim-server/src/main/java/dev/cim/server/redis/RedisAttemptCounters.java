@@ -3,6 +3,7 @@ package dev.cim.server.redis;
 import dev.cim.server.store.AttemptCounters;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.data.redis.core.RedisTemplate;
 
@@ -22,6 +23,9 @@ public final class RedisAttemptCounters implements AttemptCounters {
 
     private final RedisTemplate<String, byte[]> redis;
 
+    private static final byte[] N = RedisBytes.of("n");
+    private static final byte[] LAST = RedisBytes.of("last");
+
     public RedisAttemptCounters(RedisTemplate<String, byte[]> redis) {
         this.redis = redis;
     }
@@ -29,10 +33,32 @@ public final class RedisAttemptCounters implements AttemptCounters {
     @Override
     public Count get(String subject) {
         List<Object> values = redis.opsForHash().multiGet(RedisKeys.attempts(subject), List.of("n", "last"));
-        if (values.get(0) == null || values.get(1) == null) {
+        return count(values.get(0), values.get(1));
+    }
+
+    /** Every subject's count in one round trip (their keys may be on different masters of a cluster). */
+    @Override
+    public List<Count> get(List<String> subjects) {
+        List<Object> replies = RedisBatch.run(redis, (r, sent) -> subjects.forEach(subject -> sent.add(
+                r.hmget(RedisBytes.of(RedisKeys.attempts(subject)), N, LAST))));
+        List<Count> counts = new ArrayList<>(subjects.size());
+        for (Object reply : replies) {
+            List<?> values = (List<?>) reply;
+            counts.add(count(value(values.get(0)), value(values.get(1))));
+        }
+        return counts;
+    }
+
+    /** A field of an HMGET as Lettuce answers it: a {@code KeyValue}, empty when the field is not there. */
+    private static Object value(Object field) {
+        return field instanceof io.lettuce.core.KeyValue<?, ?> kv ? kv.getValueOrElse(null) : field;
+    }
+
+    private static Count count(Object attempts, Object last) {
+        if (attempts == null || last == null) {
             return Count.NONE;
         }
-        return new Count(RedisBytes.number(values.get(0)), Instant.ofEpochMilli(RedisBytes.number(values.get(1))));
+        return new Count(RedisBytes.number(attempts), Instant.ofEpochMilli(RedisBytes.number(last)));
     }
 
     @Override

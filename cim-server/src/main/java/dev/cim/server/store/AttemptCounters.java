@@ -2,6 +2,7 @@ package dev.cim.server.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Counters of recent attempts by a subject (failed logins of an account or from an address,
@@ -17,6 +18,11 @@ public interface AttemptCounters {
 
     /** The count of {@code subject}: {@link Count#NONE} when it has none, or they were forgotten. */
     Count get(String subject);
+
+    /** The counts of {@code subjects}, in order, as {@link #get} gives each; a store asks for them together. */
+    default List<Count> get(List<String> subjects) {
+        return subjects.stream().map(this::get).toList();
+    }
 
     /** Adds one attempt at {@code now}; the count is forgotten {@code keep} after its last attempt. */
     Count add(String subject, Instant now, Duration keep);

@@ -112,6 +112,7 @@ class AccountServiceTest {
     /** Counters in a map (forgetting after {@code keep} is the Redis TTL's job, tested with Redis). */
     static final class InMemoryCounters implements AttemptCounters {
         final Map<String, Count> counts = new ConcurrentHashMap<>();
+        final java.util.concurrent.atomic.AtomicInteger clears = new java.util.concurrent.atomic.AtomicInteger();
 
         @Override
         public Count get(String subject) {
@@ -125,6 +126,7 @@ class AccountServiceTest {
 
         @Override
         public void clear(String subject) {
+            clears.incrementAndGet();
             counts.remove(subject);
         }
     }
@@ -277,6 +279,19 @@ class AccountServiceTest {
         assertThat(reason(login("alice", "guess 5"))).isEqualTo("wrong password for alice");
         assertThat(login("alice", PASSWORD)).isInstanceOfSatisfying(LoginOutcome.Refused.class,
                 r -> assertThat(r.retryAfter()).isEqualTo(Duration.ofSeconds(2)));
+    }
+
+    @Test
+    void aLoginWithNoFailuresCounted_clearsNothing_oneWithSome_clearsThem() {
+        token(login("tessa", "password-1"));
+        token(login("tessa", "password-1"));
+        assertThat(counters.clears).as("nothing to forget: no write").hasValue(0);
+
+        reason(login("tessa", "wrong-password"));
+        token(login("tessa", "password-1"));
+
+        assertThat(counters.clears).hasValue(1);
+        assertThat(counters.get("login:u:tessa")).isEqualTo(AttemptCounters.Count.NONE);
     }
 
     @Test

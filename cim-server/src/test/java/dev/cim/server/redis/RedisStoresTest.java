@@ -202,6 +202,8 @@ class RedisStoresTest {
 
         assertThat(second).isEqualTo(new AttemptCounters.Count(2, now.plusSeconds(5)));
         assertThat(counters.get("login:u:ivy")).isEqualTo(second);
+        assertThat(counters.get(List.of("login:a:10.9.9.9", "login:u:ivy")))
+                .as("several in one round trip, in order").containsExactly(AttemptCounters.Count.NONE, second);
         assertThat(strings.getExpire(RedisKeys.attempts("login:u:ivy"))).isBetween(55L, 60L);
         counters.clear("login:u:ivy");
         assertThat(counters.get("login:u:ivy")).isEqualTo(AttemptCounters.Count.NONE);
