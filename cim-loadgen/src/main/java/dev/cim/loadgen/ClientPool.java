@@ -163,6 +163,13 @@ final class ClientPool implements AutoCloseable {
         }
     }
 
+    /** Clients of this pool open now and logged in at or after {@code nanos} ({@link System#nanoTime}). */
+    long loggedInSince(long nanos) {
+        synchronized (clients) {
+            return clients.stream().filter(c -> c.isOpen() && c.loggedInNanos() - nanos >= 0).count();
+        }
+    }
+
     /** Closes every connection of this pool (not counted as dropped). */
     @Override
     public void close() {

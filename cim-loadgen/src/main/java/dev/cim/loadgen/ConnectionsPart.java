@@ -141,7 +141,6 @@ final class ConnectionsPart {
      */
     private static void restart(ChildServer server, ClientPool pool, int users, Report report)
             throws InterruptedException {
-        long reconnectedBefore = pool.counters().reconnected.sum();
         long droppedBefore = pool.counters().dropped.sum();
         long stopping = System.nanoTime();
         try {
@@ -153,8 +152,9 @@ final class ConnectionsPart {
         long listening = System.nanoTime();
         long deadline = listening + BACK_DEADLINE.toNanos();
         long back;
-        while ((back = pool.counters().reconnected.sum() - reconnectedBefore) < users
-                && System.nanoTime() < deadline) {
+        // Each client once: open now, logged in since the stop began (one that came back and was
+        // dropped again counts when it is back again).
+        while ((back = pool.loggedInSince(stopping)) < users && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(50); // polling a condition, with a deadline
         }
         long end = System.nanoTime();
