@@ -170,7 +170,8 @@ public record CimServerProperties(
      * @param registrationWindow how long an address must make no account before it may make more
      * @param rememberPasswords  how long a password found to match is remembered (as an HMAC under a
      *                           key of this process), so the same login again skips the hash; 0: never
-     * @param rememberedPasswords the most accounts whose password is remembered at once
+     * @param rememberedPasswords how many accounts' passwords may be remembered at once (32 bytes each,
+     *                           allocated at start)
      */
     public record Accounts(@DefaultValue("10") int bcryptStrength, @DefaultValue("open") Registration registration,
             @DefaultValue("8") int minPasswordLength, @DefaultValue("30d") Duration sessionTtl,
