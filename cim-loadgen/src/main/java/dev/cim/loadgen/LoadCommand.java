@@ -230,6 +230,11 @@ final class LoadCommand {
             + "(default: ${DEFAULT-VALUE})")
     int nodes;
 
+    @Option(names = "--generators", defaultValue = "1", description = "part 3: split the connections over this "
+            + "many processes of this program, each against one of the --nodes in turn (one process may hold "
+            + "at most its open-file limit) (default: ${DEFAULT-VALUE})")
+    int generators;
+
     @Option(names = "--cpu-pids", split = ",", description = "other processes (an external Redis) whose CPU per "
             + "message is reported beside the server's")
     List<Long> cpuPids;
@@ -311,7 +316,7 @@ final class LoadCommand {
                 ioThreads, epoll, perSourceAddress, tlsMode(), pick(rounds, 4, 2), tlsTrust, tlsServerName,
                 transportMode(), against == null ? List.of() : against.stream().map(LoadOptions.Against::of).toList(),
                 plot, nodes, cpuPids == null ? List.of() : cpuPids, peerScriptDir, mqttPort, mqttDir, xmppPort, xmppDir,
-                curveTop);
+                curveTop, generators);
     }
 
     private LoadOptions.TlsMode tlsMode() {

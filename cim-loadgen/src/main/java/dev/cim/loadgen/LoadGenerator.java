@@ -117,6 +117,20 @@ public final class LoadGenerator {
             children.forEach(ChildServer::close);
             throw e;
         }
+        if (options.generators() > 1) {
+            Report fleet = new Report();
+            try {
+                progress("part 3: " + options.connections() + " connections from " + options.generators()
+                        + " generator processes");
+                GeneratorFleet.run(children, options, fleet);
+            } finally {
+                children.forEach(ChildServer::close);
+            }
+            System.out.println(fleet.render("cim load run, part 3 from " + options.generators() + " processes",
+                    children.stream().map(LoadGenerator::describe).collect(java.util.stream.Collectors.joining("; ")),
+                    Report.command()));
+            return 0;
+        }
         ChildServer child = children.isEmpty() ? null : children.get(0);
         String serverDescription = child != null
                 ? children.stream().map(LoadGenerator::describe).collect(java.util.stream.Collectors.joining("; "))

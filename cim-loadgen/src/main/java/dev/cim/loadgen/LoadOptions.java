@@ -106,6 +106,9 @@ import java.util.Set;
  * @param curveTop         {@code against}: the latency curve's 100 % in msgs/s, or 0 for the faster
  *                         side's closed-loop rate (a peer far slower than the server would sustain
  *                         none of the server's points)
+ * @param generators       part 3 alone: processes of this program the connections are split over,
+ *                         each against one child server in turn ({@link GeneratorFleet}); 1 holds
+ *                         them all here
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
         List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users,
@@ -117,7 +120,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         Duration groupDuration, int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads,
         boolean epoll, int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport,
         List<Against> against, Path plot, int nodes, List<Long> cpuPids, Path peerScriptDir, int mqttPort,
-        Path mqttDir, int xmppPort, Path xmppDir, int curveTop) {
+        Path mqttDir, int xmppPort, Path xmppDir, int curveTop, int generators) {
 
     /** Whether the chat connections speak TLS. */
     enum TlsMode {
@@ -257,6 +260,14 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
             throw new IllegalArgumentException("--nodes=" + nodes + " starts that many child servers on one shared "
                     + "Redis (expected: no --port, --against, --tls=both or --transport=both, and "
                     + "--server-arg=--cim.server.redis.embedded=false with that Redis's settings)");
+        }
+        if (generators < 1) {
+            throw new IllegalArgumentException("--generators: " + generators + " (expected: >= 1)");
+        }
+        if (generators > 1 && (!parts.equals(Set.of(3)) || port != 0 || tls != TlsMode.OFF
+                || transport != TransportMode.TCP)) {
+            throw new IllegalArgumentException("--generators=" + generators + " splits part 3 over processes "
+                    + "against child servers (expected: --parts=3, no --port, --tls=off, --transport=tcp)");
         }
         cpuPids = List.copyOf(cpuPids);
         checkPeer("mqtt", mqttPort, mqttDir, Against.MOSQUITTO, against);

@@ -186,6 +186,22 @@ class LoadCommandTest {
     }
 
     @Test
+    void generators_splitPartThreeAlone_againstChildServers() {
+        assertThat(LoadOptions.parse(new String[] {}).generators()).isEqualTo(1);
+        assertThat(LoadOptions.parse(new String[] {"--parts=3", "--generators=6", "--nodes=6",
+                "--server-arg=--cim.server.redis.embedded=false"}).generators()).isEqualTo(6);
+
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--generators=0"}))
+                .withMessage("--generators: 0 (expected: >= 1)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--generators=2"}))
+                .withMessageStartingWith("--generators=2 splits part 3 over processes against child servers "
+                        + "(expected: --parts=3,");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--parts=3",
+                        "--generators=2", "--port=9000"}))
+                .withMessageStartingWith("--generators=2 splits");
+    }
+
+    @Test
     void quick_givesSmokeTestDefaults_butExplicitValuesWin() {
         LoadOptions options = LoadOptions.parse(new String[] {"--quick", "--users=70", "--window=3,4", "--hold=1s"});
 
