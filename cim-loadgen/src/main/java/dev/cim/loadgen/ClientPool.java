@@ -36,10 +36,6 @@ final class ClientPool implements AutoCloseable {
     /** Connections opened but not yet logged in, at most. */
     static final int MAX_LOGINS_IN_FLIGHT = 128;
 
-    /** The clients that logged in, and how many did not and why. */
-    record Opened(List<LoadClient> clients, int failed, String firstFailure, Duration elapsed) {
-    }
-
     private final Dialer dialer;
     private final boolean smallBuffers;
     private final int firstOctet;
@@ -65,7 +61,7 @@ final class ClientPool implements AutoCloseable {
      * Connects and logs in {@code count} users named {@code prefix + i}, waiting at most
      * {@code timeout} in all.
      */
-    Opened open(String prefix, int count, Duration timeout) throws InterruptedException {
+    Opened<LoadClient> open(String prefix, int count, Duration timeout) throws InterruptedException {
         return open(prefix, count, timeout, Traffic.NONE);
     }
 
@@ -73,7 +69,7 @@ final class ClientPool implements AutoCloseable {
      * Like {@link #open(String, int, Duration)}, each client handing what it receives to
      * {@code traffic} from before it logs in: for users who come back to messages waiting for them.
      */
-    Opened open(String prefix, int count, Duration timeout, Traffic traffic) throws InterruptedException {
+    Opened<LoadClient> open(String prefix, int count, Duration timeout, Traffic traffic) throws InterruptedException {
         return open(prefix, count, timeout, traffic, Duration.ZERO);
     }
 
@@ -83,7 +79,7 @@ final class ClientPool implements AutoCloseable {
      * first, and still at most {@value #MAX_LOGINS_IN_FLIGHT} at a time (so a server slower than
      * that pace stretches them past {@code spread}). For users who come back together, at a rate.
      */
-    Opened open(String prefix, int count, Duration timeout, Traffic traffic, Duration spread)
+    Opened<LoadClient> open(String prefix, int count, Duration timeout, Traffic traffic, Duration spread)
             throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
@@ -116,7 +112,7 @@ final class ClientPool implements AutoCloseable {
         synchronized (clients) {
             clients.addAll(started);
         }
-        return new Opened(List.copyOf(ok), count - ok.size(), firstFailure, Duration.ofNanos(System.nanoTime() - start));
+        return new Opened<>(List.copyOf(ok), count - ok.size(), firstFailure, Duration.ofNanos(System.nanoTime() - start));
     }
 
     private CimClientBuilder builder(LoadClient client, int i) {

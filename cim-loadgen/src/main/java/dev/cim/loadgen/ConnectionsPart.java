@@ -51,7 +51,7 @@ final class ConnectionsPart {
         ServerProbe.Reading before = probe != null ? probe.read() : null;
         // Idle pools bind from 127.0.0.10 up, away from the chat pool's 127.0.0.2.
         try (ClientPool pool = new ClientPool(dialer, true, 10)) {
-            ClientPool.Opened opened = pool.open(prefix + "i", options.connections(), Duration.ofMinutes(10));
+            Opened<LoadClient> opened = pool.open(prefix + "i", options.connections(), Duration.ofMinutes(10));
             int held = opened.clients().size();
             report.add(3, String.format(Locale.ROOT, "idle clients logged in, new accounts (of %,d asked)", options.connections()),
                     String.format(Locale.ROOT, "**%,d** in %.1f s (%,.0f logins/s); failed %,d%s", held,
@@ -121,7 +121,7 @@ final class ConnectionsPart {
     private static void relogin(Dialer dialer, ChildServer server, String prefix, int users, Report report)
             throws InterruptedException {
         try (ClientPool again = new ClientPool(dialer, true, 10)) {
-            ClientPool.Opened opened = again.open(prefix + "i", users, Duration.ofMinutes(10));
+            Opened<LoadClient> opened = again.open(prefix + "i", users, Duration.ofMinutes(10));
             report.add(3, String.format(Locale.ROOT, "the same %,d users log in again (existing accounts, password)",
                             users),
                     String.format(Locale.ROOT, "**%,.0f logins/s** (%,d in %.1f s); failed %,d%s",

@@ -93,8 +93,8 @@ final class DelayedPart implements Traffic {
             throws InterruptedException {
         // Chat pools are closed by now: their first source address is free again.
         try (ClientPool pool = dialer.pool()) {
-            ClientPool.Opened senders = pool.open(prefix + "s", options.delayedSenders(), Duration.ofMinutes(5));
-            ClientPool.Opened receivers = pool.open(prefix + "r", options.delayedReceivers(), Duration.ofMinutes(5));
+            Opened<LoadClient> senders = pool.open(prefix + "s", options.delayedSenders(), Duration.ofMinutes(5));
+            Opened<LoadClient> receivers = pool.open(prefix + "r", options.delayedReceivers(), Duration.ofMinutes(5));
             report.note(String.format(Locale.ROOT, "part 4 users: %,d senders and %,d receivers logged in of %,d and "
                     + "%,d%s", senders.clients().size(), receivers.clients().size(), options.delayedSenders(),
                     options.delayedReceivers(), senders.failed() + receivers.failed() == 0 ? ""

@@ -148,9 +148,9 @@ final class GroupsPart implements Traffic {
         int onlineCount = (members + 1) / 2;
         GroupsPart part = new GroupsPart(prefix, onlineCount, members - onlineCount);
         try (ClientPool pool = dialer.pool()) {
-            ClientPool.Opened online = pool.open(prefix + ONLINE, onlineCount, LOGINS, part);
-            ClientPool.Opened offline = pool.open(prefix + OFFLINE, part.offlineCount, LOGINS, part);
-            ClientPool.Opened others = pool.open(prefix + OTHERS, 2, LOGINS, part);
+            Opened<LoadClient> online = pool.open(prefix + ONLINE, onlineCount, LOGINS, part);
+            Opened<LoadClient> offline = pool.open(prefix + OFFLINE, part.offlineCount, LOGINS, part);
+            Opened<LoadClient> others = pool.open(prefix + OTHERS, 2, LOGINS, part);
             report.note(String.format(Locale.ROOT, "part 5 group members: %,d logged in of %,d in %.1f s%s",
                     online.clients().size() + offline.clients().size(), members,
                     (online.elapsed().toMillis() + offline.elapsed().toMillis()) / 1000.0,
@@ -389,7 +389,7 @@ final class GroupsPart implements Traffic {
             throws InterruptedException {
         System.err.printf(Locale.ROOT, "cim-loadgen: part 5: %,d members log in again%n", offlineCount);
         long start = System.nanoTime();
-        ClientPool.Opened back = pool.open(prefix + OFFLINE, offlineCount, LOGINS, this);
+        Opened<LoadClient> back = pool.open(prefix + OFFLINE, offlineCount, LOGINS, this);
         long loggedIn = System.nanoTime();
         // A minute, and a second per 10,000 copies to read: a server that stopped would hold the run forever.
         long deadline = loggedIn + TimeUnit.MINUTES.toNanos(1) + (long) offlineCount * count * 100_000L;

@@ -70,8 +70,8 @@ final class HistoryPart implements Traffic {
     static void run(Dialer dialer, LoadOptions options, String prefix, Report report) throws InterruptedException {
         HistoryPart part = new HistoryPart();
         try (ClientPool pool = dialer.pool()) {
-            ClientPool.Opened pair = pool.open(prefix + "h", 2, LOGINS);
-            ClientPool.Opened searchers = pool.open(prefix + "q", 1 + SEARCH_CONVERSATIONS, LOGINS, part);
+            Opened<LoadClient> pair = pool.open(prefix + "h", 2, LOGINS);
+            Opened<LoadClient> searchers = pool.open(prefix + "q", 1 + SEARCH_CONVERSATIONS, LOGINS, part);
             if (pair.clients().size() < 2 || searchers.clients().size() < 1 + SEARCH_CONVERSATIONS) {
                 report.add(5, "history and search", "skipped: not every user logged in: " + pair.firstFailure()
                         + searchers.firstFailure(), "");

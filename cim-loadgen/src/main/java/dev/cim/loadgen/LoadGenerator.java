@@ -521,7 +521,7 @@ public final class LoadGenerator {
             throws InterruptedException {
         try (ClientPool pool = dialer.pool()) {
             progress("logging in " + options.users() + " chat users");
-            ClientPool.Opened opened = pool.open(prefix + "u", options.users(), Duration.ofMinutes(5));
+            Opened<LoadClient> opened = pool.open(prefix + "u", options.users(), Duration.ofMinutes(5));
             report.note(String.format(Locale.ROOT, "chat users (parts 1, 2): %,d logged in of %,d in %.1f s%s",
                     opened.clients().size(), options.users(), opened.elapsed().toMillis() / 1000.0,
                     opened.failed() == 0 ? "" : "; failed " + opened.failed() + ": " + opened.firstFailure()));

@@ -59,8 +59,8 @@ final class OnlineWaitsPhase implements Traffic {
         }
         OnlineWaitsPhase phase = new OnlineWaitsPhase(count);
         try (ClientPool pool = dialer.pool()) {
-            ClientPool.Opened senders = pool.open(prefix + "ws", options.delayedSenders(), LOGINS);
-            ClientPool.Opened accounts = pool.open(prefix + "wr", options.onlineUsers(), LOGINS);
+            Opened<LoadClient> senders = pool.open(prefix + "ws", options.delayedSenders(), LOGINS);
+            Opened<LoadClient> accounts = pool.open(prefix + "wr", options.onlineUsers(), LOGINS);
             if (senders.clients().size() < options.delayedSenders()
                     || accounts.clients().size() < options.onlineUsers()) {
                 report.add(4, "when online", "skipped: not every sender and recipient logged in: "
@@ -116,7 +116,7 @@ final class OnlineWaitsPhase implements Traffic {
         System.err.printf(Locale.ROOT, "cim-loadgen: part 4: %,d users log in within %.1f s%n", recipients.size(),
                 window.toMillis() / 1000.0);
         long loginsStart = System.nanoTime();
-        ClientPool.Opened back = pool.open(prefix + "wr", recipients.size(), LOGINS, this, window);
+        Opened<LoadClient> back = pool.open(prefix + "wr", recipients.size(), LOGINS, this, window);
         long lastLogin = back.clients().stream().mapToLong(LoadClient::loggedInNanos).max().orElse(loginsStart);
         ledger.awaitAll(GRACE);
         long last = lastReceipt.get();

@@ -68,8 +68,8 @@ final class SeriesPhase implements Traffic {
         }
         SeriesPhase phase = new SeriesPhase(count);
         try (ClientPool pool = dialer.pool()) {
-            ClientPool.Opened senders = pool.open(prefix + "es", options.delayedSenders(), LOGINS);
-            ClientPool.Opened receivers = pool.open(prefix + "er", options.delayedReceivers(), LOGINS, phase);
+            Opened<LoadClient> senders = pool.open(prefix + "es", options.delayedSenders(), LOGINS);
+            Opened<LoadClient> receivers = pool.open(prefix + "er", options.delayedReceivers(), LOGINS, phase);
             if (senders.clients().size() < options.delayedSenders()
                     || receivers.clients().size() < options.delayedReceivers()) {
                 report.add(4, "series", "skipped: not every sender and receiver logged in: " + senders.firstFailure()

@@ -56,7 +56,7 @@ interface SideUsers extends AutoCloseable {
         @Override
         public List<LoadClient> open(String prefix, int count, Duration timeout, String side, Report report)
                 throws InterruptedException {
-            ClientPool.Opened opened = pool.open(prefix, count, timeout);
+            Opened<LoadClient> opened = pool.open(prefix, count, timeout);
             noteLogins(report, side, opened.clients().size(), count, opened.elapsed(), opened.failed(),
                     opened.firstFailure());
             return opened.clients();
@@ -84,7 +84,7 @@ interface SideUsers extends AutoCloseable {
         @Override
         public List<? extends ChatUser> open(String prefix, int count, Duration timeout, String side, Report report)
                 throws InterruptedException {
-            PeerPool.Opened opened = pool.open(prefix, count, timeout);
+            Opened<? extends ChatUser> opened = pool.open(prefix, count, timeout);
             noteLogins(report, side, opened.clients().size(), count, opened.elapsed(), opened.failed(),
                     opened.firstFailure());
             return opened.clients();

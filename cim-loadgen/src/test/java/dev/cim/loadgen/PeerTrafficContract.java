@@ -29,7 +29,7 @@ abstract class PeerTrafficContract {
     static void open(PeerServer peer, PeerPool peerPool, int count) throws InterruptedException {
         server = peer;
         pool = peerPool;
-        PeerPool.Opened opened = pool.open("t" + ProcessHandle.current().pid() + "-", count, Duration.ofSeconds(60));
+        Opened<? extends ChatUser> opened = pool.open("t" + ProcessHandle.current().pid() + "-", count, Duration.ofSeconds(60));
         assertThat(opened.failed()).as(opened.firstFailure()).isZero();
         users = opened.clients();
     }

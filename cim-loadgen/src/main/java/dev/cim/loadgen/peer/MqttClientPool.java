@@ -1,5 +1,7 @@
 package dev.cim.loadgen.peer;
 
+import dev.cim.loadgen.ChatUser;
+import dev.cim.loadgen.Opened;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,7 +91,7 @@ public final class MqttClientPool implements PeerPool {
      * waiting at most {@code timeout} in all.
      */
     @Override
-    public Opened open(String prefix, int count, Duration timeout) throws InterruptedException {
+    public Opened<? extends ChatUser> open(String prefix, int count, Duration timeout) throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         Semaphore inFlight = new Semaphore(CONNECTS_IN_FLIGHT);
@@ -126,7 +128,7 @@ public final class MqttClientPool implements PeerPool {
         synchronized (clients) {
             clients.addAll(started);
         }
-        return new Opened(List.copyOf(ok), count - ok.size(), firstFailure, Duration.ofNanos(System.nanoTime() - start));
+        return new Opened<>(List.copyOf(ok), count - ok.size(), firstFailure, Duration.ofNanos(System.nanoTime() - start));
     }
 
     private MqttConnectOptions options() {

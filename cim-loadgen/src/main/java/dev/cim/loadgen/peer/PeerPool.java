@@ -1,8 +1,8 @@
 package dev.cim.loadgen.peer;
 
 import dev.cim.loadgen.ChatUser;
+import dev.cim.loadgen.Opened;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * The users of a peer's side in part 1's comparison, opened and closed together: what a
@@ -11,17 +11,13 @@ import java.util.List;
  */
 public interface PeerPool extends AutoCloseable {
 
-    /** The users that connected and logged in, and how many did not and why. */
-    record Opened(List<? extends ChatUser> clients, int failed, String firstFailure, Duration elapsed) {
-    }
-
     /**
      * Connects and logs in {@code count} users, waiting at most {@code timeout} in all.
      *
      * @param prefix starts the users' names where the peer lets the generator choose them (MQTT client
      *               ids), so that no run shares another's sessions
      */
-    Opened open(String prefix, int count, Duration timeout) throws InterruptedException;
+    Opened<? extends ChatUser> open(String prefix, int count, Duration timeout) throws InterruptedException;
 
     /** How the users connect, for the report. */
     String describe();

@@ -1,5 +1,7 @@
 package dev.cim.loadgen.peer.xmpp;
 
+import dev.cim.loadgen.ChatUser;
+import dev.cim.loadgen.Opened;
 import dev.cim.loadgen.peer.PacerLoops;
 import dev.cim.loadgen.peer.PeerPool;
 import java.time.Duration;
@@ -50,7 +52,7 @@ public final class XmppPool implements PeerPool {
      * @param prefix not used: the users are the server's accounts
      */
     @Override
-    public Opened open(String prefix, int count, Duration timeout) throws InterruptedException {
+    public Opened<? extends ChatUser> open(String prefix, int count, Duration timeout) throws InterruptedException {
         if (count < 1) {
             throw new IllegalArgumentException("users: " + count + " (expected: >= 1)");
         }
@@ -86,7 +88,7 @@ public final class XmppPool implements PeerPool {
             pending.forEach(login -> login.cancel(true));
             logins.shutdownNow();
         }
-        return new Opened(List.copyOf(opened), count - opened.size(), firstFailure,
+        return new Opened<>(List.copyOf(opened), count - opened.size(), firstFailure,
                 Duration.ofNanos(System.nanoTime() - start));
     }
 
