@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,7 +88,7 @@ class FaultInjectionIT {
             JavaProcess last = connected(cluster.sender("s1", at, "r1", next, 100, RATE));
             last.await("DONE", WAIT);
             ledger.sender(last.transcript());
-            settle(ledger, List.of(receiver));
+            settle(cluster, ledger, List.of(receiver));
             checked(cluster, "sender client SIGKILL, restarted", 3, ledger);
         }
     }
@@ -109,7 +111,7 @@ class FaultInjectionIT {
             sender.await("DONE", Duration.ofSeconds(120));
             Ledger ledger = new Ledger();
             ledger.sender(sender.transcript());
-            settle(ledger, receivers);
+            settle(cluster, ledger, receivers);
             checked(cluster, "recipient client SIGKILL, restarted (inbox replay)", 3, ledger);
         }
     }
@@ -129,7 +131,7 @@ class FaultInjectionIT {
             sender.await("DONE", Duration.ofSeconds(180));
             Ledger ledger = new Ledger();
             ledger.sender(sender.transcript());
-            settle(ledger, List.of(receiver));
+            settle(cluster, ledger, List.of(receiver));
             checked(cluster, "server SIGKILL, restarted on its data directory", 3, ledger);
         }
     }
@@ -152,7 +154,7 @@ class FaultInjectionIT {
             // it again until it is stored (README, Guarantees): the sender sees no refusal.
             Ledger ledger = new Ledger();
             ledger.sender(sender.transcript());
-            settle(ledger, List.of(receiver));
+            settle(cluster, ledger, List.of(receiver));
             checked(cluster, "Redis SIGKILL (fsync always), restarted", 2, ledger);
         }
     }
@@ -174,7 +176,7 @@ class FaultInjectionIT {
             sender.await("DONE", Duration.ofSeconds(120));
             Ledger ledger = new Ledger();
             ledger.sender(sender.transcript());
-            settle(ledger, List.of(receiver));
+            settle(cluster, ledger, List.of(receiver));
             checked(cluster, "server SIGSTOP > idle timeout, SIGCONT", 2, ledger);
         }
     }
@@ -200,7 +202,7 @@ class FaultInjectionIT {
                 sender.await("DONE", Duration.ofSeconds(120));
                 Ledger ledger = new Ledger();
                 ledger.sender(sender.transcript());
-                settle(ledger, List.of(receiver));
+                settle(cluster, ledger, List.of(receiver));
                 checked(cluster, "connections cut (TCP proxy)", cuts, ledger);
             }
         }
@@ -224,7 +226,7 @@ class FaultInjectionIT {
             sender.await("DONE", Duration.ofSeconds(120));
             Ledger ledger = new Ledger();
             ledger.sender(sender.transcript());
-            settle(ledger, List.of(receiver));
+            settle(cluster, ledger, List.of(receiver));
             checked(cluster, "two nodes, one SIGKILL (twice), users move to the other", 2, ledger);
         }
     }
@@ -261,7 +263,7 @@ class FaultInjectionIT {
             sender.await("DONE", Duration.ofSeconds(120));
             Ledger ledger = new Ledger(); // refused for now during the failover, sent again by the library
             ledger.sender(sender.transcript());
-            settle(ledger, List.of(receiver));
+            settle(cluster, ledger, List.of(receiver));
             checked(cluster, "Redis Cluster, replicas-to-ack " + replicasToAck + ", a master SIGKILL (a different one "
                     + "each time), clients log in during the failover", 2, ledger);
         }
@@ -305,7 +307,7 @@ class FaultInjectionIT {
             for (int i = 0; i < 3; i++) {
                 Ledger ledger = new Ledger();
                 ledger.sender(senders.get(i).transcript());
-                settle(ledger, List.of(receivers.get(i)));
+                settle(cluster, ledger, List.of(receivers.get(i)));
                 ledgers.add(ledger);
             }
             Ledger.Counts total = Ledger.sum(ledgers);
@@ -316,7 +318,7 @@ class FaultInjectionIT {
             }
             // Order is counted and reported, not held to 0: a receiver that moves off the frozen node
             // gets what that connection had not acknowledged when the node resumes, after newer ones
-            // (a CI run of 161707b showed 4 so: README, "Across nodes, order has two limits").
+            // (a CI run of 161707b showed 4 so: README, "Across nodes, order has three limits").
             assertThat(total.cleanButOrder()).as("%s", total).isTrue();
         }
     }
@@ -489,14 +491,28 @@ class FaultInjectionIT {
         return highest;
     }
 
-    /** Waits until every confirmed message has been shown by one of {@code receivers}, then reads what they showed. */
-    private static void settle(Ledger ledger, List<JavaProcess> receivers) {
-        await("every confirmed message shown").atMost(WAIT).until(() -> {
-            Ledger probe = new Ledger();
-            probe.confirmed().addAll(ledger.confirmed());
-            receivers.forEach(r -> probe.receiver(r.transcript()));
-            return probe.allShown();
-        });
+    /**
+     * Waits until every confirmed message has been shown by one of {@code receivers}, then reads what
+     * they showed. One that never comes fails the case with the numbers not shown, and leaves every
+     * process' output in {@code target/fault-outputs/}.
+     */
+    private static void settle(Cluster cluster, Ledger ledger, List<JavaProcess> receivers) throws IOException {
+        AtomicReference<List<Long>> missing = new AtomicReference<>(List.of());
+        try {
+            await("every confirmed message shown").atMost(WAIT).until(() -> {
+                Ledger probe = new Ledger();
+                probe.confirmed().addAll(ledger.confirmed());
+                receivers.forEach(r -> probe.receiver(r.transcript()));
+                missing.set(probe.notShown());
+                return missing.get().isEmpty();
+            });
+        } catch (ConditionTimeoutException e) {
+            List<Long> notShown = missing.get();
+            String name = "not shown to " + receivers.stream().map(JavaProcess::name).toList();
+            cluster.keepOutputs(name);
+            throw new AssertionError(notShown.size() + " of " + ledger.confirmed().size() + " confirmed messages "
+                    + name + " within " + WAIT + ", the first: " + notShown.subList(0, Math.min(20, notShown.size())), e);
+        }
         receivers.forEach(r -> ledger.receiver(r.transcript()));
     }
 }

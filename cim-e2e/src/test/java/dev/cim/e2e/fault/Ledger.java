@@ -37,7 +37,7 @@ final class Ledger {
 
         /**
          * Clean but for order, which a frozen node may break as the README says ("Across nodes, order
-         * has two limits"): a client that moved off it gets that connection's unacknowledged messages
+         * has three limits"): a client that moved off it gets that connection's unacknowledged messages
          * when it resumes, after newer ones. Still nothing lost, shown twice or refused.
          */
         boolean cleanButOrder() {
@@ -104,7 +104,13 @@ final class Ledger {
 
     /** True when every confirmed message has been shown. */
     boolean allShown() {
-        return new HashSet<>(shown).containsAll(confirmed);
+        return notShown().isEmpty();
+    }
+
+    /** The confirmed messages not shown (yet), in order. */
+    List<Long> notShown() {
+        Set<Long> seen = new HashSet<>(shown);
+        return confirmed.stream().filter(n -> !seen.contains(n)).sorted().toList();
     }
 
     /** The refusals the scenario did not expect, as "n: reason". */

@@ -152,6 +152,29 @@ public final class ChatCore implements AutoCloseable {
         }
     }
 
+    /**
+     * The heartbeat could not renew the presence of this node's users in time: it may lapse, and
+     * what is sent to them meanwhile go to their inbox. Until {@link #presenceRenewed()}, a message
+     * relayed here has its recipient's sessions read their inbox first, so that it does not overtake
+     * one stored so.
+     */
+    public void presenceInDoubt() {
+        cluster.presenceInDoubt(true);
+    }
+
+    /**
+     * A refresh found that {@code user}'s presence here had lapsed, and renewed it: their sessions here
+     * read their inbox, where messages to them went meanwhile.
+     */
+    public void presenceLapsed(String user) {
+        router.pokeHere(user);
+    }
+
+    /** A refresh renewed the presence of every user of this node (those whose presence lapsed were told). */
+    public void presenceRenewed() {
+        cluster.presenceInDoubt(false);
+    }
+
     /** How many other nodes are alive, as of the last heartbeat. */
     public int peers() {
         return cluster.peers();

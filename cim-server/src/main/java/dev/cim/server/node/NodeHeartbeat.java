@@ -78,9 +78,15 @@ public final class NodeHeartbeat implements SmartLifecycle {
      * which nodes are alive, for the core. A failure is logged and the next heartbeat tries again.
      */
     private void beat() {
+        boolean refreshing = false;
         try {
             long now = System.nanoTime(); // the heartbeat's own thread, its own pace: not a clock to inject
-            if (now - refreshedNanos >= refreshInterval.toNanos()) {
+            long since = now - refreshedNanos;
+            if (since >= refreshInterval.toNanos()) {
+                refreshing = true;
+                if (since >= 2 * refreshInterval.toNanos()) {
+                    core.presenceInDoubt(); // a refresh failed or came late: some presence may have lapsed
+                }
                 refresh();
                 refreshedNanos = now;
             } else {
@@ -88,13 +94,21 @@ public final class NodeHeartbeat implements SmartLifecycle {
             }
             core.liveNodes(presence.liveNodes());
         } catch (RuntimeException e) {
+            if (refreshing) {
+                core.presenceInDoubt();
+            }
             log.warn("Heartbeat of node {} failed, trying again in {}: {}", presence.nodeId(), heartbeat, e.toString());
         }
     }
 
-    /** Refreshes the node's liveness and its users' presence now. */
+    /**
+     * Refreshes the node's liveness and its users' presence now. A user whose presence had lapsed
+     * (the refreshes failed for longer than its time to live, or the store lost it) counted as offline
+     * meanwhile, so messages to them may be in their inbox: their sessions here are told to read it.
+     */
     private void refresh() {
-        presence.refresh(address.get(), core.users().sessionCounts());
+        presence.refresh(address.get(), core.users().sessionCounts(), core::presenceLapsed);
+        core.presenceRenewed();
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -29,14 +30,22 @@ public final class RedisPresenceStore implements PresenceStore {
     /** Users whose presence one script call of a refresh renews, at most. */
     static final int REFRESH_CALL = 1000;
 
-    // KEYS: presence hashes. ARGV: this node's field, ttl ms, then each key's value. Sets the field
-    // and renews the hash's time to live.
+    // KEYS: presence hashes. ARGV: this node's field, ttl ms, now ms, then each key's value. Sets the
+    // field and renews the hash's time to live; returns the positions (from 1) of the keys whose field
+    // was gone or past its expiry, as the store-if-offline script reads it: lapsed.
     private static final LuaScript REFRESH = new LuaScript("presence-refresh", """
+            local now = tonumber(ARGV[3])
+            local lapsed = {}
             for k = 1, #KEYS do
-              redis.call('HSET', KEYS[k], ARGV[1], ARGV[k + 2])
+              local old = redis.call('HGET', KEYS[k], ARGV[1])
+              local colon = old and string.find(old, ':', 1, true)
+              if not colon or tonumber(string.sub(old, colon + 1)) <= now then
+                table.insert(lapsed, k)
+              end
+              redis.call('HSET', KEYS[k], ARGV[1], ARGV[k + 3])
               redis.call('PEXPIRE', KEYS[k], ARGV[2])
             end
-            return 0
+            return lapsed
             """);
 
     private final StringRedisTemplate redis;
@@ -119,42 +128,73 @@ public final class RedisPresenceStore implements PresenceStore {
         }
     }
 
+    /**
+     * The liveness and the node's user set go in one batch, the presence hashes by script calls of up
+     * to {@link #REFRESH_CALL} users (per hash slot on a cluster), all sent before any failure is
+     * thrown: a master failing over holds up only its own keys, and the other users' presence is still
+     * renewed in time.
+     */
     @Override
-    public void refresh(String address, Map<String, Integer> users) {
-        batch((r, sent) -> {
-            beat(r, sent, address);
-            if (!users.isEmpty()) {
-                sent.add(r.sadd(key(RedisKeys.nodeUsers(nodeId)),
-                        users.keySet().stream().map(RedisBytes::of).toArray(byte[][]::new)));
-                sent.add(r.pexpire(key(RedisKeys.nodeUsers(nodeId)), ttl));
-            }
-        });
-        if (users.isEmpty()) {
-            return;
+    public void refresh(String address, Map<String, Integer> users, Consumer<String> lapsed) {
+        RuntimeException failure = null;
+        try {
+            batch((r, sent) -> {
+                beat(r, sent, address);
+                if (!users.isEmpty()) {
+                    sent.add(r.sadd(key(RedisKeys.nodeUsers(nodeId)),
+                            users.keySet().stream().map(RedisBytes::of).toArray(byte[][]::new)));
+                    sent.add(r.pexpire(key(RedisKeys.nodeUsers(nodeId)), ttl));
+                }
+            });
+        } catch (RuntimeException e) {
+            failure = e;
         }
-        // The presence hashes by script calls of up to REFRESH_CALL users, all in one round trip:
-        // a command and a flush per call, where a command per key was two per user.
+        RuntimeException renewing = users.isEmpty() ? null : renew(users, lapsed);
+        if (failure != null || renewing != null) {
+            throw failure != null ? failure : renewing;
+        }
+    }
+
+    /**
+     * Renews the presence hashes of {@code users} by script calls of up to {@link #REFRESH_CALL} users
+     * (per hash slot on a cluster), all in one round trip, and tells {@code lapsed} those whose
+     * presence had lapsed.
+     *
+     * @return the first call's failure, or null
+     */
+    private RuntimeException renew(Map<String, Integer> users, Consumer<String> lapsed) {
+        byte[] now = RedisBytes.of(clock.getAsLong());
+        List<List<String>> names = new ArrayList<>();
         List<LuaScript.Call> calls = new ArrayList<>();
         for (List<Map.Entry<String, Integer>> group : slots.split(users.entrySet(),
                 user -> key(RedisKeys.presence(user.getKey())))) {
             for (int from = 0; from < group.size(); from += REFRESH_CALL) {
                 List<Map.Entry<String, Integer>> part = group.subList(from, Math.min(group.size(), from + REFRESH_CALL));
                 List<byte[]> keys = new ArrayList<>(part.size());
-                List<byte[]> args = new ArrayList<>(part.size() + 2);
+                List<byte[]> args = new ArrayList<>(part.size() + 3);
                 args.add(node);
                 args.add(RedisBytes.of(ttl.toMillis()));
+                args.add(now);
                 part.forEach(user -> {
                     keys.add(key(RedisKeys.presence(user.getKey())));
                     args.add(RedisBytes.of(field(user.getValue())));
                 });
+                names.add(part.stream().map(Map.Entry::getKey).toList());
                 calls.add(new LuaScript.Call(keys, args));
             }
         }
-        for (Object result : REFRESH.runAll(redis, calls)) {
-            if (result instanceof RuntimeException e) {
-                throw e;
+        RuntimeException failure = null;
+        List<Object> results = REFRESH.runAll(redis, calls);
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i) instanceof List<?> positions) {
+                for (Object position : positions) {
+                    lapsed.accept(names.get(i).get((int) RedisBytes.number(position) - 1));
+                }
+            } else if (failure == null && results.get(i) instanceof RuntimeException e) {
+                failure = e;
             }
         }
+        return failure;
     }
 
     @Override

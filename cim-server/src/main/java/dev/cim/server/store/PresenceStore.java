@@ -3,6 +3,7 @@ package dev.cim.server.store;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Who is online on which node, shared by all nodes. Every method is about this node's part, except
@@ -25,8 +26,14 @@ public interface PresenceStore {
     /** Renews this node's liveness: its heartbeat, every second or so. */
     void heartbeat(String address);
 
-    /** Renews this node's liveness and the presence of its users, given with their session counts. */
-    void refresh(String address, Map<String, Integer> users);
+    /**
+     * Renews this node's liveness and the presence of its users, given with their session counts.
+     * Tells {@code lapsed} each of them whose presence here had lapsed (expired, or lost by the store)
+     * before this renewed it: meanwhile they counted as offline, so messages to them may have gone to
+     * their inbox, unknown to their sessions. It is told even when a part of the refresh fails, and
+     * the failure is thrown after.
+     */
+    void refresh(String address, Map<String, Integer> users, Consumer<String> lapsed);
 
     /** Removes this node and the presence of {@code users}, its users, at shutdown. */
     void unregisterNode(Iterable<String> users);

@@ -94,9 +94,11 @@ class RedisStoresTest {
         }
 
         clock.addAndGet(Duration.ofSeconds(25).toMillis());
-        presence.refresh("127.0.0.1:1", users);
+        List<String> lapsed = new java.util.ArrayList<>();
+        presence.refresh("127.0.0.1:1", users, lapsed::add);
         clock.addAndGet(Duration.ofSeconds(10).toMillis()); // 35 s after the sessions, 10 s after the refresh
 
+        assertThat(lapsed).as("presence that had lapsed before the refresh").isEmpty();
         for (String user : List.of("fay0", "fay999", "fay1000", "fay2499")) {
             assertThat(presence.nodesOf(user)).as(user).containsExactly("node-f");
             assertThat(strings.getExpire(RedisKeys.presence(user))).as(user).isBetween(25L, 30L);
@@ -104,6 +106,37 @@ class RedisStoresTest {
         assertThat(strings.opsForHash().get(RedisKeys.presence("fay2"), "node-f"))
                 .asString().startsWith("3:");
         assertThat(presence.liveNodes()).containsEntry("node-f", "127.0.0.1:1");
+    }
+
+    @Test
+    void aRefresh_tellsWhosePresenceHadLapsed_expiredOrGone_andRenewsIt() {
+        RedisPresenceStore presence = new RedisPresenceStore(strings, "node-l", Duration.ofSeconds(30),
+                Duration.ofSeconds(4), clock::get);
+        RedisPresenceStore other = new RedisPresenceStore(strings, "node-m", Duration.ofSeconds(30),
+                Duration.ofSeconds(4), clock::get);
+        InboxStore inbox = inbox(100, 1 << 20);
+        new RedisAccountStore(strings, bytes).create("lena", "lena", "hash");
+        java.util.Map<String, Integer> users = new java.util.LinkedHashMap<>();
+        for (String user : List.of("lena", "lars", "lotta", "lukas")) {
+            users.put(user, 1);
+            presence.sessions(user, 1);
+        }
+        other.sessions("lars", 1);
+        clock.addAndGet(Duration.ofSeconds(20).toMillis());
+        other.sessions("lars", 1); // lars is online on another node too, which keeps his hash alive
+        clock.addAndGet(Duration.ofSeconds(11).toMillis()); // past this node's fields' expiry
+        strings.delete(RedisKeys.presence("lotta")); // lost by the store
+        presence.sessions("lukas", 1); // renewed in time
+        assertThat(inbox.storeIfOffline("lena", chat("meanwhile"))).isInstanceOf(InboxStore.Offer.Stored.class);
+
+        List<String> lapsed = new java.util.ArrayList<>();
+        presence.refresh("127.0.0.1:1", users, lapsed::add);
+
+        assertThat(lapsed).containsExactlyInAnyOrder("lena", "lars", "lotta");
+        assertThat(inbox.storeIfOffline("lena", chat("now"))).isInstanceOf(InboxStore.Offer.Online.class);
+        lapsed.clear();
+        presence.refresh("127.0.0.1:1", users, lapsed::add);
+        assertThat(lapsed).as("renewed by the refresh before").isEmpty();
     }
 
     @Test

@@ -32,6 +32,8 @@ public final class Cluster {
     private volatile Set<String> others = Set.of();
     /** The addresses of the live nodes as of the last heartbeat, this one first. */
     private volatile List<String> addresses = List.of();
+    /** True while the presence of this node's users may have lapsed in the store; see {@link #presenceInDoubt(boolean)}. */
+    private volatile boolean presenceInDoubt;
 
     public Cluster(LocalUsers users, PresenceStore presence, NodeBus bus) {
         this.users = users;
@@ -67,6 +69,21 @@ public final class Cluster {
     /** The addresses of the live nodes as of the last heartbeat, this one first: what a client is told at login. */
     public List<String> addresses() {
         return addresses;
+    }
+
+    /**
+     * Whether the presence of this node's users may have lapsed in the store: the heartbeat could not
+     * renew it in time (true) or has renewed it (false). While it may have, the other nodes may have
+     * taken a user here for offline and stored a message in their inbox, so a message relayed here
+     * has its recipient's sessions read their inbox first.
+     */
+    public void presenceInDoubt(boolean inDoubt) {
+        presenceInDoubt = inDoubt;
+    }
+
+    /** True while the presence of this node's users may have lapsed in the store. */
+    public boolean presenceInDoubt() {
+        return presenceInDoubt;
     }
 
     /** This node's id. */

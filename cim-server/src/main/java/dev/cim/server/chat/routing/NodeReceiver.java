@@ -88,7 +88,7 @@ public final class NodeReceiver implements Consumer<NodeMessage>, AutoCloseable 
         });
         Delivery delivery = Delivery.of(chat, tracker);
         String to = chat.getRecipient();
-        if (relay.getInboxFirst()) {
+        if (relay.getInboxFirst() || cluster.presenceInDoubt()) {
             router.pokeHere(to); // handed over before the message, so read before it
         }
         if (ChatRules.EVERYONE.equals(to)) {

@@ -4,6 +4,7 @@ import dev.cim.server.store.PresenceStore;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /** Presence in a map the test changes: which nodes each user is on, and the live nodes' addresses. */
 public final class MapPresence implements PresenceStore {
@@ -45,7 +46,7 @@ public final class MapPresence implements PresenceStore {
     }
 
     @Override
-    public void refresh(String address, Map<String, Integer> users) {
+    public void refresh(String address, Map<String, Integer> users, Consumer<String> lapsed) {
     }
 
     @Override

@@ -188,6 +188,34 @@ class RouterTest {
         }
     }
 
+    /**
+     * The presence of bob here lapsed (this node's refreshes failed past its time to live, a Redis
+     * failover), so the node there stored m1 in his inbox instead of relaying it. Until a refresh
+     * renews the presence, every relay here has his sessions read the inbox first; once renewed,
+     * relays go straight to them again.
+     */
+    @Test
+    void whileThePresenceHereIsInDoubt_aRelayIsShownAfterWhatTheInboxHolds() throws Exception {
+        router(Duration.ofMinutes(1));
+        where.remove("bob");
+        FakeConnection bob = logInHere();
+        cluster.presenceInDoubt(true);
+        inbox.store("bob", List.of(chat("m1"))); // stored there while his presence had lapsed
+        try (NodeReceiver receiver = new NodeReceiver(cluster, lanes, inbox, router, message -> { })) {
+            receiver.accept(NodeMessage.newBuilder().setFromNode(THERE).setRelay(NodeMessage.Relay.newBuilder()
+                    .setRelayId(1).setChat(chat("m2"))).build());
+            await().atMost(Duration.ofSeconds(10)).until(() -> bob.texts().size() == 2);
+            assertThat(bob.texts()).containsExactly("m1", "m2");
+
+            cluster.presenceInDoubt(false);
+            inbox.store("bob", List.of(chat("m3"))); // not read without a poke
+            receiver.accept(NodeMessage.newBuilder().setFromNode(THERE).setRelay(NodeMessage.Relay.newBuilder()
+                    .setRelayId(2).setChat(chat("m4"))).build());
+            await().atMost(Duration.ofSeconds(10)).until(() -> bob.texts().size() == 3);
+            assertThat(bob.texts()).containsExactly("m1", "m2", "m4");
+        }
+    }
+
     @Test
     void withNoRelayUnsettled_aMessageToASessionHereGoesStraightToIt() throws Exception {
         router(Duration.ofMinutes(1));
