@@ -153,8 +153,8 @@ public final class ChatCore implements AutoCloseable {
     }
 
     /**
-     * The heartbeat could not renew the presence of this node's users in time: it may lapse, and
-     * what is sent to them meanwhile go to their inbox. Until {@link #presenceRenewed()}, a message
+     * The presence of this node's users is being renewed, or could not be: some may have lapsed, and
+     * what was sent to them meanwhile went to their inbox. Until {@link #presenceRenewed()}, a message
      * relayed here has its recipient's sessions read their inbox first, so that it does not overtake
      * one stored so.
      */

@@ -78,15 +78,9 @@ public final class NodeHeartbeat implements SmartLifecycle {
      * which nodes are alive, for the core. A failure is logged and the next heartbeat tries again.
      */
     private void beat() {
-        boolean refreshing = false;
         try {
             long now = System.nanoTime(); // the heartbeat's own thread, its own pace: not a clock to inject
-            long since = now - refreshedNanos;
-            if (since >= refreshInterval.toNanos()) {
-                refreshing = true;
-                if (since >= 2 * refreshInterval.toNanos()) {
-                    core.presenceInDoubt(); // a refresh failed or came late: some presence may have lapsed
-                }
+            if (now - refreshedNanos >= refreshInterval.toNanos()) {
                 refresh();
                 refreshedNanos = now;
             } else {
@@ -94,9 +88,6 @@ public final class NodeHeartbeat implements SmartLifecycle {
             }
             core.liveNodes(presence.liveNodes());
         } catch (RuntimeException e) {
-            if (refreshing) {
-                core.presenceInDoubt();
-            }
             log.warn("Heartbeat of node {} failed, trying again in {}: {}", presence.nodeId(), heartbeat, e.toString());
         }
     }
@@ -105,10 +96,22 @@ public final class NodeHeartbeat implements SmartLifecycle {
      * Refreshes the node's liveness and its users' presence now. A user whose presence had lapsed
      * (the refreshes failed for longer than its time to live, or the store lost it) counted as offline
      * meanwhile, so messages to them may be in their inbox: their sessions here are told to read it.
+     * From the start of the refresh until then (or, if it fails, until one succeeds), the presence here
+     * is in doubt: a relay that comes meanwhile, sent once the other node saw the renewed presence, has
+     * its recipient's sessions read the inbox first, so that it cannot overtake what was stored.
      */
     private void refresh() {
-        presence.refresh(address.get(), core.users().sessionCounts(), core::presenceLapsed);
+        core.presenceInDoubt();
+        int[] lapsed = {0};
+        presence.refresh(address.get(), core.users().sessionCounts(), user -> {
+            lapsed[0]++;
+            core.presenceLapsed(user);
+        });
         core.presenceRenewed();
+        if (lapsed[0] > 0) {
+            log.info("The presence of {} user(s) of node {} had lapsed: their sessions here read their inbox",
+                    lapsed[0], presence.nodeId());
+        }
     }
 
     @Override

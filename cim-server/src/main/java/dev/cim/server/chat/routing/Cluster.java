@@ -72,10 +72,10 @@ public final class Cluster {
     }
 
     /**
-     * Whether the presence of this node's users may have lapsed in the store: the heartbeat could not
-     * renew it in time (true) or has renewed it (false). While it may have, the other nodes may have
-     * taken a user here for offline and stored a message in their inbox, so a message relayed here
-     * has its recipient's sessions read their inbox first.
+     * Whether the presence of this node's users may have lapsed in the store: the heartbeat is renewing
+     * it or could not (true), or has renewed it and poked those whose had lapsed (false). While it may
+     * have, the other nodes may have taken a user here for offline and stored a message in their
+     * inbox, so a message relayed here has its recipient's sessions read their inbox first.
      */
     public void presenceInDoubt(boolean inDoubt) {
         presenceInDoubt = inDoubt;
