@@ -318,7 +318,7 @@ class FaultInjectionIT {
             }
             // Order is counted and reported, not held to 0: a receiver that moves off the frozen node
             // gets what that connection had not acknowledged when the node resumes, after newer ones
-            // (a CI run of 161707b showed 4 so: README, "Across nodes, order has three limits").
+            // (a CI run of 161707b showed 4 so: README, "Across nodes, order has two limits").
             assertThat(total.cleanButOrder()).as("%s", total).isTrue();
         }
     }

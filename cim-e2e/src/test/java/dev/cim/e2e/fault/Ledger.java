@@ -37,7 +37,7 @@ final class Ledger {
 
         /**
          * Clean but for order, which a frozen node may break as the README says ("Across nodes, order
-         * has three limits"): a client that moved off it gets that connection's unacknowledged messages
+         * has two limits"): a client that moved off it gets that connection's unacknowledged messages
          * when it resumes, after newer ones. Still nothing lost, shown twice or refused.
          */
         boolean cleanButOrder() {
