@@ -13,6 +13,7 @@ import dev.cim.server.chat.schedule.ScheduleSettings;
 import dev.cim.server.net.CimServer;
 import dev.cim.server.net.ServerTls;
 import dev.cim.server.node.NodeHeartbeat;
+import dev.cim.server.redis.OwnRedisConnection;
 import dev.cim.server.redis.RedisConversationLog;
 import dev.cim.server.redis.RedisEvictionCheck;
 import dev.cim.server.redis.RedisGroupStore;
@@ -20,6 +21,7 @@ import dev.cim.server.redis.RedisInboxStore;
 import dev.cim.server.redis.RedisNodeBus;
 import dev.cim.server.redis.RedisOriginStore;
 import dev.cim.server.redis.RedisPresenceStore;
+import dev.cim.server.redis.RedisRoundTrips;
 import dev.cim.server.redis.RedisScheduledStore;
 import dev.cim.server.redis.ReplicaAcks;
 import dev.cim.server.store.PresenceStore;
@@ -62,11 +64,18 @@ class CimServerConfiguration {
         return new RedisEvictionCheck(redis);
     }
 
+    /** The heartbeat's Redis connection, apart from the traffic's. */
+    @Bean(destroyMethod = "close")
+    OwnRedisConnection cimLivenessConnection(RedisConnectionFactory connections, RedisRoundTrips roundTrips) {
+        return new OwnRedisConnection(connections, roundTrips);
+    }
+
     @Bean
     @ConditionalOnMissingBean
-    PresenceStore presenceStore(StringRedisTemplate redis, CimServerProperties properties, Clock clock) {
-        return new RedisPresenceStore(redis, properties.nodeId(), properties.presence().ttl(),
-                properties.presence().nodeTtl(), clock::millis);
+    PresenceStore presenceStore(StringRedisTemplate redis, OwnRedisConnection cimLivenessConnection,
+            CimServerProperties properties, Clock clock) {
+        return new RedisPresenceStore(redis, cimLivenessConnection.template(), properties.nodeId(),
+                properties.presence().ttl(), properties.presence().nodeTtl(), clock::millis);
     }
 
     /**

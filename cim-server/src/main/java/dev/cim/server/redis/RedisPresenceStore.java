@@ -49,6 +49,8 @@ public final class RedisPresenceStore implements PresenceStore {
             """);
 
     private final StringRedisTemplate redis;
+    /** The liveness keys' connection: {@link #redis}'s, or one of their own (see {@link OwnRedisConnection}). */
+    private final StringRedisTemplate liveness;
     private final String nodeId;
     private final Duration ttl;
     private final Duration nodeTtl;
@@ -58,12 +60,26 @@ public final class RedisPresenceStore implements PresenceStore {
     private final SlotGroups slots;
 
     /**
+     * Presence and liveness over one connection.
+     *
      * @param ttl     how long the presence of this node's users lives without a refresh
      * @param nodeTtl how long this node's liveness key lives without a heartbeat
      */
     public RedisPresenceStore(StringRedisTemplate redis, String nodeId, Duration ttl, Duration nodeTtl,
             LongSupplier clock) {
+        this(redis, redis, nodeId, ttl, nodeTtl, clock);
+    }
+
+    /**
+     * @param liveness the connection of the heartbeat (this node's liveness key) and of the read of
+     *                 which nodes are alive, so that they do not wait behind the traffic on {@code redis}
+     * @param ttl      how long the presence of this node's users lives without a refresh
+     * @param nodeTtl  how long this node's liveness key lives without a heartbeat
+     */
+    public RedisPresenceStore(StringRedisTemplate redis, StringRedisTemplate liveness, String nodeId, Duration ttl,
+            Duration nodeTtl, LongSupplier clock) {
         this.redis = redis;
+        this.liveness = liveness;
         this.nodeId = nodeId;
         this.ttl = ttl;
         this.nodeTtl = nodeTtl;
@@ -94,15 +110,13 @@ public final class RedisPresenceStore implements PresenceStore {
         }
     }
 
+    /** This node's liveness key, renewed, and its name among the nodes, over the liveness connection. */
     @Override
     public void heartbeat(String address) {
-        batch((r, sent) -> beat(r, sent, address));
-    }
-
-    /** This node's liveness key, renewed, and its name among the nodes. */
-    private void beat(RedisClusterAsyncCommands<byte[], byte[]> r, List<RedisFuture<?>> sent, String address) {
-        sent.add(r.set(key(RedisKeys.node(nodeId)), RedisBytes.of(address), SetArgs.Builder.px(nodeTtl)));
-        sent.add(r.sadd(key(RedisKeys.NODES), node));
+        RedisBatch.run(liveness, (r, sent) -> {
+            sent.add(r.set(key(RedisKeys.node(nodeId)), RedisBytes.of(address), SetArgs.Builder.px(nodeTtl)));
+            sent.add(r.sadd(key(RedisKeys.NODES), node));
+        });
     }
 
     private String field(int sessions) {
@@ -129,27 +143,35 @@ public final class RedisPresenceStore implements PresenceStore {
     }
 
     /**
-     * The liveness and the node's user set go in one batch, the presence hashes by script calls of up
-     * to {@link #REFRESH_CALL} users (per hash slot on a cluster), all sent before any failure is
-     * thrown: a master failing over holds up only its own keys, and the other users' presence is still
-     * renewed in time.
+     * The heartbeat, then the node's user set in one batch and the presence hashes by script calls of
+     * up to {@link #REFRESH_CALL} users (per hash slot on a cluster), each sent whatever became of the
+     * one before, the first failure thrown after: a master failing over holds up only its own keys,
+     * and the other users' presence is still renewed in time.
      */
     @Override
     public void refresh(String address, Map<String, Integer> users, Consumer<String> lapsed) {
         RuntimeException failure = null;
         try {
-            batch((r, sent) -> {
-                beat(r, sent, address);
-                if (!users.isEmpty()) {
-                    sent.add(r.sadd(key(RedisKeys.nodeUsers(nodeId)),
-                            users.keySet().stream().map(RedisBytes::of).toArray(byte[][]::new)));
-                    sent.add(r.pexpire(key(RedisKeys.nodeUsers(nodeId)), ttl));
-                }
-            });
+            heartbeat(address);
         } catch (RuntimeException e) {
             failure = e;
         }
-        RuntimeException renewing = users.isEmpty() ? null : renew(users, lapsed);
+        if (users.isEmpty()) {
+            if (failure != null) {
+                throw failure;
+            }
+            return;
+        }
+        try {
+            batch((r, sent) -> {
+                sent.add(r.sadd(key(RedisKeys.nodeUsers(nodeId)),
+                        users.keySet().stream().map(RedisBytes::of).toArray(byte[][]::new)));
+                sent.add(r.pexpire(key(RedisKeys.nodeUsers(nodeId)), ttl));
+            });
+        } catch (RuntimeException e) {
+            failure = failure != null ? failure : e;
+        }
+        RuntimeException renewing = renew(users, lapsed);
         if (failure != null || renewing != null) {
             throw failure != null ? failure : renewing;
         }
@@ -239,22 +261,23 @@ public final class RedisPresenceStore implements PresenceStore {
         return Boolean.TRUE.equals(redis.hasKey(RedisKeys.node(node)));
     }
 
+    /** Over the liveness connection, like the heartbeat that calls it. */
     @Override
     public Map<String, String> liveNodes() {
-        Set<String> registered = redis.opsForSet().members(RedisKeys.NODES);
+        Set<String> registered = liveness.opsForSet().members(RedisKeys.NODES);
         Map<String, String> live = new TreeMap<>();
         if (registered == null) {
             return live;
         }
         List<String> nodes = List.copyOf(registered);
         // Every node's liveness key in one round trip: each node reads this every heartbeat.
-        List<Object> addresses = RedisBatch.run(redis,
+        List<Object> addresses = RedisBatch.run(liveness,
                 (r, sent) -> nodes.forEach(node -> sent.add(r.get(key(RedisKeys.node(node))))));
         for (int i = 0; i < nodes.size(); i++) {
             if (addresses.get(i) instanceof byte[] address) {
                 live.put(nodes.get(i), RedisBytes.text(address));
             } else {
-                redis.opsForSet().remove(RedisKeys.NODES, nodes.get(i));
+                liveness.opsForSet().remove(RedisKeys.NODES, nodes.get(i));
             }
         }
         return live;

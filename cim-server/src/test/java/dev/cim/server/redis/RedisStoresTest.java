@@ -139,6 +139,34 @@ class RedisStoresTest {
         assertThat(lapsed).as("renewed by the refresh before").isEmpty();
     }
 
+    /**
+     * The shared connection held up for 3 s (a BLPOP sent on it, where a burst of traffic would be):
+     * the heartbeat and the read of the live nodes, on a connection of their own, do not wait behind it.
+     */
+    @Test
+    void theHeartbeat_goesOverAConnectionOfItsOwn_notHeldUpByTheSharedOne() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(redis.isCluster(), "one connection held up, on a single Redis");
+        try (OwnRedisConnection own = new OwnRedisConnection(strings.getRequiredConnectionFactory(),
+                RedisRoundTrips.untimed())) {
+            RedisPresenceStore presence = new RedisPresenceStore(strings, own.template(), "node-h",
+                    Duration.ofSeconds(30), Duration.ofSeconds(4), clock::get);
+            presence.heartbeat("127.0.0.1:1");
+            io.lettuce.core.RedisFuture<?> held = strings.execute(
+                    (org.springframework.data.redis.core.RedisCallback<io.lettuce.core.RedisFuture<?>>) c ->
+                            RedisBatch.async(c.getNativeConnection()).blpop(3, RedisBytes.of("cim:test:never")));
+
+            long start = System.nanoTime();
+            presence.heartbeat("127.0.0.1:2");
+            java.util.Map<String, String> live = presence.liveNodes();
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(live).containsEntry("node-h", "127.0.0.1:2");
+            assertThat(held.isDone()).as("the shared connection, still held up").isFalse();
+            assertThat(took).as("a heartbeat and a read of the live nodes").isLessThan(Duration.ofMillis(1500));
+            held.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void presenceUpdates_heartbeats_andWatermarks_goOverTheSharedConnection_openingNoNewOnes() {
         // On a cluster the shared connection opens one per master as keys reach it.
