@@ -27,6 +27,7 @@ class ReadDeadlineTest {
     private static final Duration IDLE = Duration.ofSeconds(30);
     private static final Duration LOGIN = Duration.ofSeconds(10);
     private static final Duration NANO = Duration.ofNanos(1);
+    private static final Duration GRID = ReadDeadline.grid(IDLE);
 
     private final EmbeddedChannel channel = new EmbeddedChannel();
     private final ReadDeadline deadline = new ReadDeadline(IDLE, LOGIN);
@@ -97,7 +98,7 @@ class ReadDeadlineTest {
         byte[] ping = Envelopes.ping(1).toByteArray();
         channel.writeInbound(Unpooled.buffer().writeInt(ping.length).writeBytes(ping, 0, ping.length - 1));
 
-        advance(IDLE.minus(Duration.ofSeconds(20)));
+        advance(IDLE.minus(Duration.ofSeconds(20)).plus(GRID));
 
         assertThat(channel.isOpen()).as("only whole frames count").isFalse();
     }
@@ -130,7 +131,7 @@ class ReadDeadlineTest {
             slowLogin.advanceTimeBy(idle.minus(NANO).toNanos(), TimeUnit.NANOSECONDS);
             slowLogin.runScheduledPendingTasks();
             assertThat(slowLogin.isOpen()).as("1 ns before the idle timeout after the login").isTrue();
-            slowLogin.advanceTimeBy(1, TimeUnit.NANOSECONDS);
+            slowLogin.advanceTimeBy(ReadDeadline.grid(idle).toNanos(), TimeUnit.NANOSECONDS);
             slowLogin.runScheduledPendingTasks();
             assertThat(slowLogin.isOpen()).as("silent for the idle timeout after the login").isFalse();
         } finally {
@@ -145,13 +146,36 @@ class ReadDeadlineTest {
         channel.write(Unpooled.buffer().writeZero(32)); // not flushed: stuck, as if the peer read nothing
         assertThat(channel.isWritable()).isFalse();
 
-        advance(IDLE);
+        advance(IDLE.plus(GRID));
 
         assertThat(channel.isOpen()).isFalse();
         ByteBuf flushedByTheClose = channel.readOutbound();
         assertThat(flushedByTheClose.readableBytes()).as("the stuck bytes").isEqualTo(32);
         flushedByTheClose.release();
         assertThat(channel.outboundMessages()).as("no error frame after them").isEmpty();
+    }
+
+    /**
+     * A check runs at the first point of the grid at or after its deadline, to the nanosecond: the
+     * checks of connections whose deadlines fall within one step run at the same instant.
+     */
+    @Test
+    void idleCheck_runsAtTheFirstPointOfTheGridAtOrAfterTheDeadline() {
+        assertThat(GRID).isEqualTo(Duration.ofMillis(937).plusNanos(500_000));
+        advance(Duration.ofMillis(123)); // somewhere between two points of the grid
+        loggedIn();
+        long deadline = now() + IDLE.toNanos();
+        long onGrid = Math.floorDiv(deadline + GRID.toNanos() - 1, GRID.toNanos()) * GRID.toNanos();
+        assertThat(onGrid - deadline).isPositive().isLessThan(GRID.toNanos());
+
+        advance(Duration.ofNanos(onGrid - 1 - now()));
+        assertThat(channel.isOpen()).as("1 ns before that point, past the deadline").isTrue();
+        advance(NANO);
+        assertThat(channel.isOpen()).as("at that point").isFalse();
+    }
+
+    private long now() {
+        return channel.eventLoop().ticker().nanoTime();
     }
 
     private void loggedIn() {
@@ -167,12 +191,15 @@ class ReadDeadlineTest {
         assertThat(passed).as("passed on").containsExactly(frame);
     }
 
-    /** Open until {@code left} has passed, to the nanosecond; closed once it has. */
+    /**
+     * Open until {@code left} has passed, to the nanosecond; closed by the next point of the grid
+     * (the test below checks that point exactly).
+     */
     private void closesAfter(Duration left) {
         advance(left.minus(NANO));
         assertThat(channel.isOpen()).as("open 1 ns before the deadline").isTrue();
-        advance(NANO);
-        assertThat(channel.isOpen()).as("closed at the deadline").isFalse();
+        advance(GRID);
+        assertThat(channel.isOpen()).as("closed within a step of the grid after the deadline").isFalse();
     }
 
     private void assertClosingError(String message) {
