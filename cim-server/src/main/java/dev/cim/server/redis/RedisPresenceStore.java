@@ -150,31 +150,29 @@ public final class RedisPresenceStore implements PresenceStore {
      */
     @Override
     public void refresh(String address, Map<String, Integer> users, Consumer<String> lapsed) {
-        RuntimeException failure = null;
-        try {
-            heartbeat(address);
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        if (users.isEmpty()) {
-            if (failure != null) {
-                throw failure;
-            }
-            return;
-        }
-        try {
-            batch((r, sent) -> {
+        RuntimeException failure = attempt(() -> heartbeat(address), null);
+        if (!users.isEmpty()) {
+            failure = attempt(() -> batch((r, sent) -> {
                 sent.add(r.sadd(key(RedisKeys.nodeUsers(nodeId)),
                         users.keySet().stream().map(RedisBytes::of).toArray(byte[][]::new)));
                 sent.add(r.pexpire(key(RedisKeys.nodeUsers(nodeId)), ttl));
-            });
+            }), failure);
+            RuntimeException renewing = renew(users, lapsed);
+            failure = failure != null ? failure : renewing;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Runs {@code step}; returns {@code first} if there was one, else what {@code step} failed with, or null. */
+    private static RuntimeException attempt(Runnable step, RuntimeException first) {
+        try {
+            step.run();
         } catch (RuntimeException e) {
-            failure = failure != null ? failure : e;
+            return first != null ? first : e;
         }
-        RuntimeException renewing = renew(users, lapsed);
-        if (failure != null || renewing != null) {
-            throw failure != null ? failure : renewing;
-        }
+        return first;
     }
 
     /**
