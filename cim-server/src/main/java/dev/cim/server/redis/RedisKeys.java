@@ -34,6 +34,9 @@ package dev.cim.server.redis;
  *       epoch ms: the scheduled messages of bucket {@code b}</td><td>until sent or cancelled</td></tr>
  *   <tr><td>{@code cim:{sched:<b>}:claimed}</td><td>sorted set</td><td>{@code <user>\n<id>} by lease
  *       end: messages being sent (they stay in the due set)</td><td>until sent, or the lease ends</td></tr>
+ *   <tr><td>{@code cim:{sched:<b>}:lapsed}</td><td>set</td><td>{@code <user>\n<id>}: messages whose
+ *       claim ran out before they were finished (their sender may have sent them and died); read by
+ *       the next claim</td><td>until claimed again, finished or cancelled</td></tr>
  *   <tr><td>{@code cim:{sched:<b>}:bodies}</td><td>hash</td><td>{@code <user>\n<id>} &rarr; the
  *       serialized {@code Scheduled} without its id and due time (see {@code ScheduledLayout})</td>
  *       <td>until sent or cancelled</td></tr>
@@ -128,6 +131,10 @@ public final class RedisKeys {
 
     public static String scheduledClaimed(int bucket) {
         return bucket(bucket) + "claimed";
+    }
+
+    public static String scheduledLapsed(int bucket) {
+        return bucket(bucket) + "lapsed";
     }
 
     public static String scheduledBodies(int bucket) {

@@ -34,8 +34,9 @@ import org.springframework.data.redis.core.ScanOptions;
  * <h3>Claims</h3>
  * A claimed message stays in the due set, at its due time (its body does not hold it), and is also
  * in the claimed set until its lease ends; everything that reads the due set for sending passes over
- * the claimed ones. A claim whose lease has ended is simply forgotten: the message is overdue, and the
- * next scan finds it.
+ * the claimed ones. A claim whose lease has ended is forgotten: the message is overdue, and the next
+ * scan finds it; its name goes to the lapsed set, and the next claim is told (its sender may have sent
+ * it and died before finishing it).
  *
  * <p>Its length is its Lua scripts, one per atomic step of the {@link ScheduledStore} contract, each
  * with a comment on its keys and answers; the byte layout is {@link ScheduledLayout}'s.
@@ -100,7 +101,7 @@ public final class RedisScheduledStore implements ScheduledStore {
             return {0}
             """);
 
-    // KEYS: due, claimed, bodies, user. ARGV: member, '1' to cancel even while it is being sent.
+    // KEYS: due, claimed, bodies, user, lapsed. ARGV: member, '1' to cancel even while it is being sent.
     // Returns {0, body, due} cancelled, {1, body} being sent, {2} gone.
     private static final LuaScript CANCEL = new LuaScript("cancel", """
             local value = redis.call('HGET', KEYS[3], ARGV[1])
@@ -109,12 +110,14 @@ public final class RedisScheduledStore implements ScheduledStore {
             local due = redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0'
             redis.call('HDEL', KEYS[3], ARGV[1])
             redis.call('ZREM', KEYS[1], ARGV[1])
+            redis.call('SREM', KEYS[5], ARGV[1])
             redis.call('HINCRBY', KEYS[4], 'c', -1)
             return {0, value, due}
             """);
 
-    // KEYS: due, claimed, bodies. ARGV: member, now, lease end, '1' to claim even if not due.
-    // Returns {0, body, due} claimed, {1, body, due} not due, {2} gone (or claimed, its lease running).
+    // KEYS: due, claimed, bodies, lapsed. ARGV: member, now, lease end, '1' to claim even if not due.
+    // Returns {0, body, due, lapsed} claimed (lapsed 1 when an earlier claim of it ran out unfinished),
+    // {1, body, due} not due, {2} gone (or claimed, its lease running).
     private static final LuaScript CLAIM = new LuaScript("claim", """
             local lease = redis.call('ZSCORE', KEYS[2], ARGV[1])
             if lease and tonumber(lease) > tonumber(ARGV[2]) then return {2} end
@@ -124,21 +127,25 @@ public final class RedisScheduledStore implements ScheduledStore {
             if not value then
               redis.call('ZREM', KEYS[1], ARGV[1])
               redis.call('ZREM', KEYS[2], ARGV[1])
+              redis.call('SREM', KEYS[4], ARGV[1])
               return {2}
             end
             if ARGV[4] ~= '1' and tonumber(due) > tonumber(ARGV[2]) then return {1, value, due} end
+            local lapsed = redis.call('SREM', KEYS[4], ARGV[1])
+            if lease then lapsed = 1 end
             redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-            return {0, value, due}
+            return {0, value, due, lapsed}
             """);
 
-    // KEYS: due, claimed, bodies. ARGV: now, after ('' for the first), until, overdue until ('' for
+    // KEYS: due, claimed, bodies, lapsed. ARGV: now, after ('' for the first), until, overdue until ('' for
     // none), limit. Forgets the claims whose lease ended by now (their messages are overdue in the due
-    // set), reads the due set from after (excluded) to until and from the first to overdue until,
+    // set; the next claim is told they lapsed), reads the due set from after (excluded) to until and from the first to overdue until,
     // passing over the claimed, and counts. Returns {freed, count, name, due, body, ...}.
     private static final LuaScript SCAN = new LuaScript("scan", """
             local freed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000)
             for _, name in ipairs(freed) do
               redis.call('ZREM', KEYS[2], name)
+              redis.call('SADD', KEYS[4], name)
               -- Servers before commit 410fd22 took a claimed message out of the due set: back where this scan reads.
               if not redis.call('ZSCORE', KEYS[1], name) then
                 local at = ARGV[1]
@@ -169,7 +176,7 @@ public final class RedisScheduledStore implements ScheduledStore {
             return out
             """);
 
-    // KEYS: due, claimed, bodies, user, record. ARGV: member, due as claimed, next body ('' to forget),
+    // KEYS: due, claimed, bodies, user, record, lapsed. ARGV: member, due as claimed, next body ('' to forget),
     // next due, record ('' for none), records kept, their age in ms. Unless the message is no longer due
     // as claimed (finished already by a later claim), forgets it or moves it to its next occurrence,
     // and adds its record. Returns {0} done, {1} finished already.
@@ -177,6 +184,7 @@ public final class RedisScheduledStore implements ScheduledStore {
             redis.call('ZREM', KEYS[2], ARGV[1])
             local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
             if not due or tonumber(due) ~= tonumber(ARGV[2]) then return {1} end
+            redis.call('SREM', KEYS[6], ARGV[1])
             if ARGV[3] == '' then
               redis.call('ZREM', KEYS[1], ARGV[1])
               if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then redis.call('HINCRBY', KEYS[4], 'c', -1) end
@@ -379,7 +387,7 @@ public final class RedisScheduledStore implements ScheduledStore {
     public Optional<Scheduled> cancel(String user, String id) {
         int b = bucketOf(user);
         List<byte[]> keys = keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b),
-                RedisKeys.scheduledUser(b, user));
+                RedisKeys.scheduledUser(b, user), RedisKeys.scheduledLapsed(b));
         byte[] name = ScheduledLayout.name(user, id);
         List<?> reply = (List<?>) CANCEL.run(redis, keys, List.of(name, RedisBytes.of("0")));
         long outcome = RedisBytes.number(reply.get(0));
@@ -410,7 +418,8 @@ public final class RedisScheduledStore implements ScheduledStore {
         for (Ref ref : messages) {
             int b = bucketOf(ref.user());
             calls.add(new LuaScript.Call(
-                    keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)),
+                    keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b),
+                            RedisKeys.scheduledLapsed(b)),
                     List.of(ScheduledLayout.name(ref.user(), ref.id()), now, leaseUntil, evenEarly)));
         }
         List<Object> replies = CLAIM.runAll(redis, calls);
@@ -423,7 +432,8 @@ public final class RedisScheduledStore implements ScheduledStore {
             List<?> reply = (List<?>) replies.get(i);
             String id = messages.get(i).id();
             claims.add(switch ((int) RedisBytes.number(reply.get(0))) {
-                case 0 -> new Claim.Claimed(ScheduledLayout.parse((byte[]) reply.get(1), id, ScheduledLayout.dueAt(reply.get(2))));
+                case 0 -> new Claim.Claimed(ScheduledLayout.parse((byte[]) reply.get(1), id, ScheduledLayout.dueAt(reply.get(2))),
+                        RedisBytes.number(reply.get(3)) == 1);
                 case 1 -> new Claim.NotDue(ScheduledLayout.parse((byte[]) reply.get(1), id, ScheduledLayout.dueAt(reply.get(2))));
                 default -> new Claim.Gone();
             });
@@ -470,8 +480,8 @@ public final class RedisScheduledStore implements ScheduledStore {
                 RedisBytes.of(limit));
         List<LuaScript.Call> calls = new ArrayList<>(buckets);
         for (int b = 0; b < buckets; b++) {
-            calls.add(new LuaScript.Call(
-                    keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b)), args));
+            calls.add(new LuaScript.Call(keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b),
+                    RedisKeys.scheduledBodies(b), RedisKeys.scheduledLapsed(b)), args));
         }
         int freed = 0;
         long stored = 0;
@@ -503,7 +513,8 @@ public final class RedisScheduledStore implements ScheduledStore {
             Scheduled next = finish.next();
             calls.add(new LuaScript.Call(
                     keys(RedisKeys.scheduledDue(b), RedisKeys.scheduledClaimed(b), RedisKeys.scheduledBodies(b),
-                            RedisKeys.scheduledUser(b, ref.user()), RedisKeys.scheduledRecord(b, ref.user())),
+                            RedisKeys.scheduledUser(b, ref.user()), RedisKeys.scheduledRecord(b, ref.user()),
+                            RedisKeys.scheduledLapsed(b)),
                     List.of(ScheduledLayout.name(ref.user(), ref.id()), RedisBytes.of(finish.dueAt()),
                             next == null ? new byte[0] : ScheduledLayout.body(next),
                             next == null ? new byte[0] : RedisBytes.of(next.getDueAtMillis()),

@@ -51,8 +51,13 @@ public interface ScheduledStore {
 
     /** What {@link #claim} did. */
     sealed interface Claim {
-        /** Claimed: send it, then {@link #done}. */
-        record Claimed(Scheduled message) implements Claim {
+        /**
+         * Claimed: send it, then finish it.
+         *
+         * @param lapsed true when an earlier claim of it ran out before it was finished: whoever held
+         *               that claim may have sent it and died before the series moved on
+         */
+        record Claimed(Scheduled message, boolean lapsed) implements Claim {
         }
 
         /** Not due yet by {@code now}. */

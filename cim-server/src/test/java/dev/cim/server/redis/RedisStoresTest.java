@@ -408,6 +408,38 @@ class RedisStoresTest {
     }
 
     @Test
+    void aClaimThatRanOutUnfinished_isToldToTheNextClaim_whetherAScanFreedItOrNot_andOnlyOnce() {
+        ScheduledStore store = new RedisScheduledStore(bytes, 16);
+        store.register("lia", draft("a", 100), 10);
+        store.register("lia", draft("b", 100), 10);
+        store.register("lia", draft("f", 100), 10);
+        ScheduledStore.Ref f = new ScheduledStore.Ref("lia", "f");
+        for (String id : List.of("a", "b", "f")) {
+            assertThat(store.claim("lia", id, 100, 200)).as("a first claim")
+                    .isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class, c -> assertThat(c.lapsed()).isFalse());
+        }
+        store.finishAll(List.of(new ScheduledStore.Finish(f, 100,
+                draft("f", 300).toBuilder().setNumber(3).build(), null)), new ScheduledStore.Keep(Duration.ofDays(1), 2));
+
+        store.scanAll(250, Long.MIN_VALUE, 1_000, Long.MIN_VALUE, 100); // frees the claims of a and b, ended at 200
+        assertThat(store.claim("lia", "a", 260, 400)).as("freed by a scan")
+                .isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class, c -> assertThat(c.lapsed()).isTrue());
+        assertThat(store.claim("lia", "a", 500, 600)).as("told once: this claim's lease ran out unscanned, so again")
+                .isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class, c -> assertThat(c.lapsed()).isTrue());
+        store.finishAll(List.of(new ScheduledStore.Finish(new ScheduledStore.Ref("lia", "a"), 100,
+                draft("a", 700).toBuilder().setNumber(1).build(), null)), new ScheduledStore.Keep(Duration.ofDays(1), 2));
+        assertThat(store.claim("lia", "a", 700, 800)).as("finished since: its next claim is a first one")
+                .isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class, c -> assertThat(c.lapsed()).isFalse());
+        assertThat(store.claim("lia", "f", 300, 400)).as("finished before its lease ended")
+                .isInstanceOfSatisfying(ScheduledStore.Claim.Claimed.class, c -> assertThat(c.lapsed()).isFalse());
+        assertThat(store.cancel("lia", "b")).isPresent();
+        int b = Math.floorMod("lia".hashCode(), 16);
+        assertThat(bytes.execute((org.springframework.data.redis.core.RedisCallback<Long>) c ->
+                c.setCommands().sCard(RedisBytes.of(RedisKeys.scheduledLapsed(b)))))
+                .as("a cancelled message leaves no mark").isZero();
+    }
+
+    @Test
     void finish_movesASeriesToItsNextOccurrence_recordsOnce_andKeepsTheNewestRecords() {
         ScheduledStore store = new RedisScheduledStore(bytes, 16);
         Scheduled series = draft("s", 100).toBuilder().setOccurrence(1)

@@ -105,7 +105,7 @@ final class Claims {
     private void claimedForSender(Session session, long id, String messageId, ScheduledStore.Claim claim) {
         if (claim instanceof ScheduledStore.Claim.Claimed claimed) {
             timers.unhold(session.user(), messageId);
-            firing.fire(session.user(), claimed.message(), session, id);
+            firing.fire(session.user(), claimed.message(), claimed.lapsed(), session, id);
         } else if (claim instanceof ScheduledStore.Claim.NotDue notDue) {
             timers.hold(session.user(), notDue.message()); // the server sends it at its time
             Reply.to(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "scheduled message " + messageId
@@ -120,7 +120,7 @@ final class Claims {
 
     private void claimedForServer(String user, String id, ScheduledStore.Claim claim) {
         if (claim instanceof ScheduledStore.Claim.Claimed claimed) {
-            firing.fire(user, claimed.message(), null, 0);
+            firing.fire(user, claimed.message(), claimed.lapsed(), null, 0);
         } else if (claim instanceof ScheduledStore.Claim.NotDue notDue) {
             timers.hold(user, notDue.message());
         } else if (claim instanceof ScheduledStore.Claim.Failed failure) {

@@ -26,6 +26,8 @@ public final class MapScheduledStore implements ScheduledStore {
     private final Map<Ref, Scheduled> bodies = new HashMap<>();
     private final Map<Ref, Long> due = new HashMap<>();
     private final Map<Ref, Long> leases = new HashMap<>();
+    /** Claims whose lease ended before they were finished, as the Redis store's lapsed set. */
+    private final java.util.Set<Ref> lapsed = new java.util.HashSet<>();
     private final Map<String, List<SentRecord>> records = new HashMap<>();
     private final Map<String, java.util.Set<Ref>> waiting = new HashMap<>();
 
@@ -111,9 +113,9 @@ public final class MapScheduledStore implements ScheduledStore {
             } else if (dueAt > nowMillis && !evenIfNotDue) {
                 claims.add(new Claim.NotDue(bodies.get(ref)));
             } else {
-                leases.put(ref, leaseUntilMillis);
+                boolean ranOut = lapsed.remove(ref) | leases.put(ref, leaseUntilMillis) != null;
                 claimed.add(ref);
-                claims.add(new Claim.Claimed(bodies.get(ref)));
+                claims.add(new Claim.Claimed(bodies.get(ref), ranOut));
             }
         }
         return claims;
@@ -124,6 +126,7 @@ public final class MapScheduledStore implements ScheduledStore {
             int limit) {
         List<Ref> expired = leases.entrySet().stream().filter(e -> e.getValue() <= nowMillis).map(Map.Entry::getKey).toList();
         expired.forEach(leases::remove);
+        lapsed.addAll(expired);
         List<Entry> entries = new ArrayList<>(due(afterMillis, untilMillis, limit));
         if (overdueUntilMillis != Long.MIN_VALUE) {
             entries.addAll(due(Long.MIN_VALUE, overdueUntilMillis, limit));
@@ -153,6 +156,7 @@ public final class MapScheduledStore implements ScheduledStore {
                 continue;
             }
             finished.add(Finished.DONE);
+            lapsed.remove(ref);
             if (finish.next() == null) {
                 due.remove(ref);
                 bodies.remove(ref);

@@ -253,6 +253,31 @@ class SchedulingTest {
     }
 
     @Test
+    void recurringMessageWhoseClaimRanOutUnfinished_sendsItsClaimedOccurrenceAgain_thenTheLatest_countingNoneMissed() {
+        // A node claimed occurrence 1 (and may have sent it) and died before moving the series on;
+        // its lease runs out while occurrence 2 comes due. Counting occurrence 1 as missed would be
+        // wrong if it was shown; sent again under its own id, a client that showed it drops it.
+        long start = clock.millis() - 60_000;
+        store.put("alice", message("m1", "tick", start + 60_000).toBuilder().setOccurrence(1).setSeriesStartMillis(start)
+                .setTiming(Timing.newBuilder().setEvery("1m").setZone("UTC")).build());
+        assertThat(store.claim("alice", "m1", clock.millis(), clock.millis() + LEASE.toMillis()))
+                .isInstanceOf(ScheduledStore.Claim.Claimed.class);
+        clock.advance(LEASE.plusSeconds(1));
+
+        scheduling.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.chats().size() == 2);
+        assertThat(inbox.chats()).extracting(Chat::getId).containsExactly("m1.1", "m1.2");
+        assertThat(inbox.chats()).extracting(chat -> chat.getDelay().getMissed()).containsExactly(0, 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !store.records("alice", 10, 0).isEmpty());
+        assertThat(store.records("alice", 10, 0)).singleElement()
+                .satisfies(r -> assertThat(r.getMessage().getOccurrence()).isEqualTo(2));
+        ScheduledStore.Scan held = store.scanAll(clock.millis(), Long.MIN_VALUE, Long.MAX_VALUE - 1, Long.MIN_VALUE, 10);
+        assertThat(held.entries()).singleElement()
+                .satisfies(e -> assertThat(e.message().getOccurrence()).isEqualTo(3));
+    }
+
+    @Test
     void whenOnlineMessage_goesAtTheRecipientsLogin_orIsDroppedAtItsDeadline() {
         Scheduled waiting = message("m1", "welcome back", Long.MAX_VALUE).toBuilder()
                 .setTiming(Timing.newBuilder().setWhenOnline(true)).build();
