@@ -18,7 +18,7 @@
  *              routes a message id once and answers a repeat with the first outcome
  *   deliveries counted per connection; one already shown (by "sender/id") is dropped, and after
  *              each batch (the messages of one turn of the event loop) the count is acknowledged
- *   heartbeat  a Ping every heartbeatIntervalMillis; a server silent for three intervals is left
+ *   heartbeat  a Ping every heartbeatIntervalMillis; a server silent for two intervals is left
  *   reconnect  after any loss, after a jittered exponential backoff (GoAway: a random wait within
  *              the spread it asks for; a throttled login: the wait the server names)
  *   logout     ends the session token on the server, which then closes; nothing reconnects
@@ -338,7 +338,7 @@ export class Connection {
     }
 
     ping(heartbeat) {
-        if (this.now() - this.lastHeard > 3 * heartbeat) {
+        if (this.now() - this.lastHeard > 2 * heartbeat) {
             this.farewell = "the server has been silent too long";
             this.socket.close();
             return;

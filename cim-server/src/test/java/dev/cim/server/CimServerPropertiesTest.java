@@ -30,8 +30,8 @@ class CimServerPropertiesTest {
             CimServerProperties p = context.getBean(CimServerProperties.class);
             assertThat(p.host()).isEqualTo("127.0.0.1");
             assertThat(p.port()).isEqualTo(9000);
-            assertThat(p.idleTimeout()).isEqualTo(Duration.ofSeconds(45));
-            assertThat(p.heartbeatInterval()).isEqualTo(Duration.ofSeconds(15));
+            assertThat(p.idleTimeout()).isEqualTo(Duration.ofSeconds(90));
+            assertThat(p.heartbeatInterval()).isEqualTo(Duration.ofSeconds(45));
             assertThat(p.maxFrameSize()).isEqualTo(DataSize.ofKilobytes(64));
             assertThat(p.nodeId()).matches("node-[0-9a-f]{8}");
             assertThat(p.presence().ttl()).isEqualTo(Duration.ofSeconds(30));

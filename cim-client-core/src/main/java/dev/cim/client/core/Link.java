@@ -182,7 +182,8 @@ final class Link {
                 } else {
                     new CimProtocolCodec(MAX_INBOUND_FRAME).install(ch.pipeline());
                 }
-                ch.pipeline().addLast(IDLE, idleHandler(FIRST_HEARTBEAT));
+                // Until the login is answered, three intervals: a busy server may take long to check a password.
+                ch.pipeline().addLast(IDLE, idleHandler(FIRST_HEARTBEAT.multipliedBy(3)));
                 ch.pipeline().addLast(PINGER, new Pinger(FIRST_HEARTBEAT, clock));
                 ch.pipeline().addLast(new Handler(address));
             }
@@ -223,10 +224,9 @@ final class Link {
         retry = loop.schedule(this::attempt, delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    private static IdleStateHandler idleHandler(Duration heartbeat) {
-        long millis = Math.max(1, heartbeat.toMillis());
-        // Give up on a server silent for three intervals (it answers every ping; the Pinger pings each).
-        return new IdleStateHandler(3 * millis, 0, 0, TimeUnit.MILLISECONDS);
+    /** Gives up on a server silent for {@code silence} (it answers every ping; the Pinger pings). */
+    private static IdleStateHandler idleHandler(Duration silence) {
+        return new IdleStateHandler(Math.max(1, silence.toMillis()), 0, 0, TimeUnit.MILLISECONDS);
     }
 
     private void loggedIn(ChannelHandlerContext ctx, LoginResult result, ServerAddress address) {
@@ -241,7 +241,8 @@ final class Link {
         }
         if (result.getHeartbeatIntervalMillis() > 0) {
             Duration heartbeat = Duration.ofMillis(result.getHeartbeatIntervalMillis());
-            ctx.pipeline().replace(IDLE, IDLE, idleHandler(heartbeat));
+            // Two intervals: the server's idle timeout, the time it gives the client.
+            ctx.pipeline().replace(IDLE, IDLE, idleHandler(heartbeat.multipliedBy(2)));
             ctx.pipeline().replace(PINGER, PINGER, new Pinger(heartbeat, clock));
         }
         owner.loggedIn(ctx.channel(), result, address);

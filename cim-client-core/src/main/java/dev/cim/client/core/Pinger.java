@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Pings the server once every interval while the connection is open, so that the server hears from
  * an idle client and answers (the connection's {@code IdleStateHandler} gives up on a server silent
- * for three intervals).
+ * for two intervals).
  *
  * <p>Every interval, whether the client wrote meanwhile or not: watching the writes for a
  * writer-idle ping ({@code IdleStateHandler}'s writer timeout) costs a promise and a listener on every

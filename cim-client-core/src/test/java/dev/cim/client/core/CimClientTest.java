@@ -546,7 +546,7 @@ class CimClientTest {
         Connection first = loggedIn(server, client, 100);
 
         await().atMost(WAIT).until(() -> first.all().stream().anyMatch(e -> e.getKindCase() == KindCase.PING));
-        // The pings go unanswered: after three intervals of silence the client hangs up and comes back.
+        // The pings go unanswered: after two intervals of silence the client hangs up and comes back.
         server.acceptLogin();
 
         assertThat(first.all()).filteredOn(e -> e.getKindCase() == KindCase.PING).first()

@@ -21,7 +21,7 @@ import java.util.Map;
  */
 final class RelayConnection extends SimpleChannelInboundHandler<Envelope> {
 
-    private static final long HEARTBEAT_MILLIS = 15_000;
+    private static final long HEARTBEAT_MILLIS = 45_000; // as the server's default
 
     /** A send delivered here and not yet acknowledged: whom to answer. */
     private record Unanswered(RelayConnection sender, long sequence) {

@@ -79,7 +79,7 @@ class ReadDeadlineTest {
 
         closesAfter(IDLE);
 
-        assertClosingError("sent nothing for 30000 ms (expected: a ping at least every 10000 ms)");
+        assertClosingError("sent nothing for 30000 ms (expected: a ping at least every 15000 ms)");
     }
 
     @Test
