@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * Jobs due together run on the wheel's workers in any order. So the first of a user's jobs to fire
  * gives {@code due} every message of that user held and due by then, soonest first and, due
  * together, in the order they were scheduled (their numbers); the jobs of the others, firing
- * after, find them gone. {@code due} queues them in that order on the user's lane, which claims
- * and sends them in that order.
+ * after, find them gone. It hands them over under the user's lock, so that a job of a message due a
+ * millisecond later, firing at once on another worker, cannot slip its message in between. {@code
+ * due} queues them in that order on the user's lane, which claims and sends them in that order.
  */
 final class ServerTimers {
 
@@ -55,7 +56,8 @@ final class ServerTimers {
     private final Set<String> graced = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param due told, with the user and the message, when a held message's job fires
+     * @param due told, with the user and the message, when a held message's job fires; called under the user's
+     *            lock, so it must not block (it queues work on a lane)
      */
     ServerTimers(DelayScheduler wheel, Clock clock, ScheduleSettings settings, Cluster cluster,
             BiConsumer<String, Scheduled> due) {
@@ -149,11 +151,15 @@ final class ServerTimers {
                 }
             }
             due.sort(IN_DUE_ORDER);
-            due.forEach(h -> mine.remove(h.message().getId()));
+            for (Held next : due) {
+                mine.remove(next.message().getId());
+                // Handed over under the lock: a job of a message due a little later, firing on
+                // another worker meanwhile, takes what is left only after these are all handed over.
+                this.due.accept(user, next.message());
+            }
         }
         for (Held next : due) {
             next.job().cancel(); // its own job, if it has not run yet, finds the message gone
-            this.due.accept(user, next.message());
         }
     }
 
