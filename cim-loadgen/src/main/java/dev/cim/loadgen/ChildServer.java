@@ -184,6 +184,17 @@ final class ChildServer implements AutoCloseable {
         return process.pid();
     }
 
+    /** The port of the server's management endpoints ({@code /actuator/prometheus}), as its command gives it. */
+    int managementPort() {
+        String key = "--management.server.port=";
+        for (int i = command.size() - 1; i >= 0; i--) {
+            if (command.get(i).startsWith(key)) {
+                return Integer.parseInt(command.get(i).substring(key.length()));
+            }
+        }
+        throw new IllegalStateException("the server was started without " + key);
+    }
+
     /** The server's pid and those of the processes it started (its Redis, and that one's watchdog). */
     List<Long> pids() {
         List<Long> pids = new ArrayList<>();

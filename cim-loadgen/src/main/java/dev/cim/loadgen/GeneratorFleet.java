@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
  * connections than one generator can hold are split over {@code --generators} processes of this
  * same program, each holding its share against one of the child servers in turn ({@code --port} and
  * {@code --server-pid} of that node). They run at once; their part 3 rows are gathered into this
- * report, each under its generator and node, and the connections held are summed.
+ * report, each under its generator and node, and the connections held are summed. Each node's
+ * logins again are also read from the server itself ({@link ServerLogins}): the rate a node
+ * sustained, whatever the number of generators that drove it.
  *
  * <p>Each binds its connections from 127.0.0.10 up, {@value #PER_SOURCE_ADDRESS} per address: the
  * generators share those addresses, and each address's ephemeral ports (about 28,000) must hold
@@ -43,6 +45,8 @@ final class GeneratorFleet {
         Path jar = ownJar();
         List<Process> processes = new ArrayList<>(generators);
         List<Path> logs = new ArrayList<>(generators);
+        List<ServerLogins> logins = new ArrayList<>(nodes.size());
+        nodes.forEach(node -> logins.add(new ServerLogins(node.managementPort())));
         try {
             for (int i = 0; i < generators; i++) {
                 ChildServer node = nodes.get(i % nodes.size());
@@ -65,6 +69,11 @@ final class GeneratorFleet {
             }
         } finally {
             processes.forEach(Process::destroy);
+            logins.forEach(ServerLogins::close);
+        }
+        for (int n = 0; n < nodes.size(); n++) {
+            report.add(3, String.format(Locale.ROOT, "node %d, logins again as its server counted them (every %d ms)",
+                    n, ServerLogins.EVERY_MILLIS), logins.get(n).stop().describe(), "≥ 1,000/s");
         }
         long held = 0;
         long dropped = 0;
