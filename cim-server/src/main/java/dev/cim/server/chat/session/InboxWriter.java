@@ -5,6 +5,7 @@ import dev.cim.server.store.InboxStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,13 +31,22 @@ final class InboxWriter {
 
     /** Stores {@code deliveries} on the lane, settling their trackers, then runs {@code then} there. */
     void store(List<Delivery> deliveries, Runnable then) {
-        if (deliveries.isEmpty()) {
-            lane.execute(then); // after any store queued before, like the others
-            return;
-        }
-        List<Chat> chats = new ArrayList<>(deliveries.size());
-        deliveries.forEach(d -> chats.add(d.chat()));
+        store(() -> deliveries, then);
+    }
+
+    /**
+     * Stores what {@code taken} gives on the lane when the store's turn comes there (what a closing
+     * session left, with what joined it meanwhile), settling their trackers, then runs {@code then} there.
+     */
+    void store(Supplier<List<Delivery>> taken, Runnable then) {
         lane.execute(() -> {
+            List<Delivery> deliveries = taken.get();
+            if (deliveries.isEmpty()) {
+                then.run(); // after any store queued before, like the others
+                return;
+            }
+            List<Chat> chats = new ArrayList<>(deliveries.size());
+            deliveries.forEach(d -> chats.add(d.chat()));
             Tracker.Failure problem = null;
             try {
                 inbox.store(user, chats);

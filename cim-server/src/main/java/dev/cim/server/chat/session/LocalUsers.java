@@ -35,21 +35,40 @@ public final class LocalUsers {
      * Removes {@code session}, running {@code whileLeaving} under its user's entry lock: whatever it
      * queues on the user's lane is queued before anything a router queues there on finding the
      * session gone (routers hand messages over under the same lock). Nothing is handed to the
-     * session after this returns.
+     * session after this returns; if it was its user's last session here, what is handed to the user
+     * joins {@code storing} until the store's turn comes on the lane ({@link #stored}, and see
+     * {@link UserEntry}).
      *
+     * @param storing what the session stores in the inbox; {@code whileLeaving} queues that store
      * @return how many sessions its user has left here
      */
-    int remove(Session session, Runnable whileLeaving) {
+    int remove(Session session, List<Delivery> storing, Runnable whileLeaving) {
         UserEntry entry = users.get(session.user());
         if (entry == null) {
             whileLeaving.run();
             return 0;
         }
-        int left = entry.remove(session, whileLeaving);
+        int left = entry.remove(session, storing, whileLeaving);
         if (left == 0 && entry.removeIfEmpty()) {
             users.remove(session.user(), entry);
         }
         return left;
+    }
+
+    /**
+     * On the user's lane, as the store of what {@code session} left ({@link #remove}) begins:
+     * {@code storing}, with whatever joined it; nothing joins it from now on.
+     */
+    List<Delivery> stored(Session session, List<Delivery> storing) {
+        UserEntry entry = users.get(session.user());
+        if (entry == null) {
+            return storing;
+        }
+        List<Delivery> all = entry.stored(storing);
+        if (entry.removeIfEmpty()) {
+            users.remove(session.user(), entry);
+        }
+        return all;
     }
 
     /** Every user entry; a snapshot. */

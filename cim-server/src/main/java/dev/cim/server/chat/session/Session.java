@@ -427,14 +427,15 @@ public final class Session {
         // A group's message waits in the group's log, behind the member's cursor: not in the inbox.
         storing.removeIf(delivery -> delivery.position() != null);
         // Leaving and queueing the store happen under the user's entry lock: a message routed once
-        // the session is gone is stored on the lane behind these, never ahead of them.
-        node.users().remove(this, () -> {
+        // the session is gone is stored on the lane behind these, never ahead of them; one on the
+        // lane already joins them until the store begins (UserEntry).
+        node.users().remove(this, storing, () -> {
             for (Delivery delivery; (delivery = handoff.poll()) != null; ) {
                 if (delivery != POKE && delivery.position() == null) {
                     storing.add(delivery);
                 }
             }
-            writer.store(storing, () -> onOwner(() -> {
+            writer.store(() -> node.users().stored(this, storing), () -> onOwner(() -> {
                 state = State.CLOSED;
                 onClosed.accept(this);
             }));
