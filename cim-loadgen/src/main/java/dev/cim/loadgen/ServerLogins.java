@@ -13,17 +13,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Logins as a server counts them: its {@code cim_logins_total} counters read from its Prometheus
- * endpoint every {@value #EVERY_MILLIS} ms on a thread of its own, so that a login rate is the
+ * Logins as a server counts them: its {@code cim.logins} counter read from its metrics endpoint
+ * every {@value #EVERY_MILLIS} ms on a thread of its own, so that a login rate is the
  * server's own, whatever number of generator processes drive it. A login "again" is one of an
- * existing account: {@code outcome="accepted"} (the server counts those that created theirs as
- * {@code outcome="created"}).
+ * existing account: {@code outcome=accepted} (the server counts those that created theirs as
+ * {@code outcome=created}). The one meter, not the Prometheus page: a scrape of every meter costs the
+ * server 6.5 ms of CPU, ten times a second 6.5 % of a core taken from what is measured; this read, 2 ms.
  */
 final class ServerLogins implements AutoCloseable {
 
     static final long EVERY_MILLIS = 100;
-    private static final Pattern ACCEPTED =
-            Pattern.compile("(?m)^cim_logins_total\\{[^}]*outcome=\"accepted\"[^}]*}\\s+(\\S+)$");
+    private static final Pattern COUNT = Pattern.compile("\"statistic\":\"COUNT\",\"value\":([^,}\\]]+)");
 
     /** The logins again counted by a moment: {@code nanos} from {@link System#nanoTime()}. */
     record Sample(long nanos, long again) {
@@ -53,7 +53,8 @@ final class ServerLogins implements AutoCloseable {
     private volatile String failure;
 
     ServerLogins(int managementPort) {
-        request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/actuator/prometheus"))
+        request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
+                + "/actuator/metrics/cim.logins?tag=outcome:accepted"))
                 .timeout(Duration.ofSeconds(5)).build();
         thread = new Thread(this::poll, "cim-loadgen-server-logins");
         thread.setDaemon(true);
@@ -86,11 +87,11 @@ final class ServerLogins implements AutoCloseable {
         }
     }
 
-    /** The logins again in a Prometheus text: those accepted (the server counts those that created their account apart). */
-    static long again(String prometheus) {
-        Matcher m = ACCEPTED.matcher(prometheus);
+    /** The logins again in the metrics endpoint's answer for {@code cim.logins} with {@code outcome=accepted}. */
+    static long again(String meter) {
+        Matcher m = COUNT.matcher(meter);
         if (!m.find()) {
-            throw new IllegalStateException("no cim_logins_total{outcome=\"accepted\"} in the server's metrics");
+            throw new IllegalStateException("no COUNT of cim.logins (outcome=accepted) in the server's answer: " + meter);
         }
         return Math.round(Double.parseDouble(m.group(1)));
     }
@@ -129,8 +130,7 @@ final class ServerLogins implements AutoCloseable {
 
     /** Stops reading; what the samples show, or why there are none. */
     Rate stop() throws InterruptedException {
-        running = false;
-        thread.interrupt();
+        close();
         thread.join(5_000);
         List<Sample> taken;
         synchronized (samples) {

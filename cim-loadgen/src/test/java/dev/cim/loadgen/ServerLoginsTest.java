@@ -13,18 +13,13 @@ class ServerLoginsTest {
 
     @Test
     void theLoginsAgain_areTheAcceptedOnes_notThoseThatCreatedTheirAccount() {
-        String metrics = """
-                # HELP cim_logins_total logins accepted
-                # TYPE cim_logins_total counter
-                cim_logins_total{application="cim-server",outcome="created"} 19000.0
-                cim_logins_total{application="cim-server",outcome="accepted"} 12345.0
-                cim_logins_total{application="cim-server",outcome="refused"} 7.0
-                cim_logins_totally{outcome="accepted"} 99.0
-                """;
+        // What GET /actuator/metrics/cim.logins?tag=outcome:accepted answers (the created ones are outcome=created).
+        String meter = "{\"availableTags\":[],\"description\":\"logins accepted\",\"measurements\":"
+                + "[{\"statistic\":\"COUNT\",\"value\":12345.0}],\"name\":\"cim.logins\"}";
 
-        assertThat(ServerLogins.again(metrics)).isEqualTo(12_345);
-        assertThatThrownBy(() -> ServerLogins.again("cim_logins_total{outcome=\"created\"} 1.0\n"))
-                .hasMessageContaining("outcome=\"accepted\"");
+        assertThat(ServerLogins.again(meter)).isEqualTo(12_345);
+        assertThatThrownBy(() -> ServerLogins.again("{\"error\":\"Not Found\"}"))
+                .hasMessageContaining("cim.logins (outcome=accepted)");
     }
 
     @Test
