@@ -30,6 +30,10 @@ final class ConnectionsPart {
     static final int CHAT_PER_USER_PER_SECOND = 1;
     /** How long the clients may take to be back after a node restart: the bound, twice. */
     private static final Duration BACK_DEADLINE = Duration.ofSeconds(120);
+    /** How long {@code --await-restart} holds the clients for a restart to come. */
+    private static final Duration RESTART_DEADLINE = Duration.ofMinutes(10);
+    /** The line on standard error that says the clients are held for a restart. */
+    static final String AWAITING_RESTART = "cim-loadgen: holding the clients for a node restart";
 
     private ConnectionsPart() {
     }
@@ -98,7 +102,7 @@ final class ConnectionsPart {
             if (probe != null) {
                 awaitClosed(probe, before.openFiles());
             }
-            relogin(dialer, server, prefix, held, report);
+            relogin(dialer, server, prefix, held, options.awaitRestart(), report);
         }
     }
 
@@ -118,8 +122,8 @@ final class ConnectionsPart {
      * The same users, gone, log in again: existing accounts, with their passwords. Then, with a child
      * server, the node restarts under them ({@link #restart}).
      */
-    private static void relogin(Dialer dialer, ChildServer server, String prefix, int users, Report report)
-            throws InterruptedException {
+    private static void relogin(Dialer dialer, ChildServer server, String prefix, int users, boolean awaitRestart,
+            Report report) throws InterruptedException {
         try (ClientPool again = new ClientPool(dialer, true, 10)) {
             Opened<LoadClient> opened = again.open(prefix + "i", users, Duration.ofMinutes(10));
             report.add(3, String.format(Locale.ROOT, "the same %,d users log in again (existing accounts, password)",
@@ -131,6 +135,8 @@ final class ConnectionsPart {
                     "≥ 1,000/s");
             if (server != null && !opened.clients().isEmpty()) {
                 restart(server, again, opened.clients().size(), report);
+            } else if (awaitRestart && !opened.clients().isEmpty()) {
+                awaitRestart(again, opened.clients().size(), report);
             }
         }
     }
@@ -150,13 +156,7 @@ final class ConnectionsPart {
             return;
         }
         long listening = System.nanoTime();
-        long deadline = listening + BACK_DEADLINE.toNanos();
-        long back;
-        // Each client once: open now, logged in since the stop began (one that came back and was
-        // dropped again counts when it is back again).
-        while ((back = pool.loggedInSince(stopping)) < users && System.nanoTime() < deadline) {
-            TimeUnit.MILLISECONDS.sleep(50); // polling a condition, with a deadline
-        }
+        long back = awaitBack(pool, users, stopping, listening + BACK_DEADLINE.toNanos());
         long end = System.nanoTime();
         report.add(3, String.format(Locale.ROOT, "node restart (SIGTERM, started again on its data) under %,d "
                         + "logged-in clients: all back (session tokens, the library's backoff)", users),
@@ -166,6 +166,48 @@ final class ConnectionsPart {
                         back, users, (end - listening) / 1e9, (end - stopping) / 1e9, (listening - stopping) / 1e9,
                         pool.counters().dropped.sum() - droppedBefore, users - back),
                 "all back within 60 s");
+    }
+
+    /**
+     * Holds the {@code users} logged-in clients of {@code pool} until the server (not this program's
+     * child) restarts under them, and waits until each has logged in again; announces on standard
+     * error ({@link #AWAITING_RESTART}) that it waits, for whoever restarts it. Measured from the first
+     * client seen gone (every 50 ms): none can be back before the server listens again.
+     */
+    private static void awaitRestart(ClientPool pool, int users, Report report) throws InterruptedException {
+        long droppedBefore = pool.counters().dropped.sum();
+        System.err.println(AWAITING_RESTART);
+        long deadline = System.nanoTime() + RESTART_DEADLINE.toNanos();
+        while (pool.openCount() >= users && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(50); // polling a condition, with a deadline
+        }
+        long gone = System.nanoTime();
+        if (pool.openCount() >= users) {
+            report.add(3, "node restart under " + users + " clients", "no restart came within "
+                    + RESTART_DEADLINE.toSeconds() + " s", "all back within 60 s");
+            return;
+        }
+        long back = awaitBack(pool, users, gone, gone + BACK_DEADLINE.toNanos());
+        long end = System.nanoTime();
+        report.add(3, String.format(Locale.ROOT, "node restart (by the fleet) under %,d logged-in clients: all back "
+                        + "(session tokens, the library's backoff)", users),
+                String.format(Locale.ROOT, "**%,d of %,d back %.1f s after the first was seen gone**; connections "
+                        + "lost or refused meanwhile %,d; not back %,d", back, users, (end - gone) / 1e9,
+                        pool.counters().dropped.sum() - droppedBefore, users - back),
+                "all back within 60 s");
+    }
+
+    /**
+     * Waits until {@code users} clients of {@code pool} are back (each once: open now, logged in since
+     * {@code since}; one that came back and was dropped again counts when it is back again), or until
+     * {@code deadline}; returns how many are.
+     */
+    private static long awaitBack(ClientPool pool, int users, long since, long deadline) throws InterruptedException {
+        long back;
+        while ((back = pool.loggedInSince(since)) < users && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(50); // polling a condition, with a deadline
+        }
+        return back;
     }
 
     /** Holds until {@code end}, looking at the pool once a second; returns the fewest open seen. */

@@ -1,6 +1,7 @@
 package dev.cim.loadgen;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,7 +28,13 @@ import java.util.regex.Pattern;
  * <p>Each binds its connections from 127.0.0.10 up, {@value #PER_SOURCE_ADDRESS} per address: the
  * generators share those addresses, and each address's ephemeral ports (about 28,000) must hold
  * every generator's connections from it, and the first pool's in TIME_WAIT when the users log in
- * again. A node restart is not measured here (a generator restarts only a server of its own).
+ * again.
+ *
+ * <p>With {@code --restart-node=K}, node K's generators hold their users, logged in again, until it
+ * restarts ({@code --await-restart}); once all of them say so, the node is restarted here (SIGTERM,
+ * then the same command), and the logins of every node are read until they have counted each of
+ * its users back: a stopping node sends its clients to the others ({@code GoAway}), so they come
+ * back wherever there is room. Each of those generators also reports its own clients back.
  */
 final class GeneratorFleet {
 
@@ -33,6 +42,9 @@ final class GeneratorFleet {
     static final int PER_SOURCE_ADDRESS = 1000;
     /** How long the fleet may take, at most: logins, the hold, the logins again. */
     private static final Duration DEADLINE = Duration.ofMinutes(60);
+
+    /** How long a restarted node's users may take to be back, at most: the bound, twice. */
+    private static final Duration RESTART_BACK = Duration.ofSeconds(120);
 
     private static final Pattern HELD = Pattern.compile("fewest open ([\\d,]+); dropped during the hold ([\\d,]+)");
 
@@ -46,6 +58,7 @@ final class GeneratorFleet {
         List<Process> processes = new ArrayList<>(generators);
         List<Path> logs = new ArrayList<>(generators);
         List<ServerLogins> logins = new ArrayList<>(nodes.size());
+        List<ServerLogins.Rate> beforeRestart = null; // each node's logins again, read before the restart
         nodes.forEach(node -> logins.add(new ServerLogins(node.managementPort())));
         try {
             for (int i = 0; i < generators; i++) {
@@ -56,12 +69,17 @@ final class GeneratorFleet {
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g",
                         "-jar", jar.toString(), "--parts=3", "--port=" + node.port(), "--server-pid=" + node.pid(),
                         "--connections=" + share, "--hold=" + options.hold().toSeconds() + "s",
-                        "--per-source-address=" + PER_SOURCE_ADDRESS);
+                        "--per-source-address=" + PER_SOURCE_ADDRESS,
+                        i % nodes.size() == options.restartNode() ? "--await-restart" : "--restart-node=-1");
                 processes.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
                         .start());
                 logs.add(log);
             }
             long deadline = System.nanoTime() + DEADLINE.toNanos();
+            if (options.restartNode() >= 0) {
+                int node = options.restartNode();
+                beforeRestart = restart(nodes, node, logins, processes, logs, options, deadline, report);
+            }
             for (Process process : processes) {
                 if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     throw new IllegalStateException("a generator did not finish within " + DEADLINE + "; see " + logs);
@@ -72,8 +90,10 @@ final class GeneratorFleet {
             logins.forEach(ServerLogins::close);
         }
         for (int n = 0; n < nodes.size(); n++) {
+            ServerLogins.Rate rate = logins.get(n).stop();
             report.add(3, String.format(Locale.ROOT, "node %d, logins again as its server counted them (every %d ms)",
-                    n, ServerLogins.EVERY_MILLIS), logins.get(n).stop().describe(), "≥ 1,000/s");
+                    n, ServerLogins.EVERY_MILLIS), (beforeRestart != null ? beforeRestart.get(n) : rate).describe(),
+                    "≥ 1,000/s");
         }
         long held = 0;
         long dropped = 0;
@@ -105,6 +125,112 @@ final class GeneratorFleet {
                 String.format(Locale.ROOT, "**%,d held at the fewest** (the generators' fewest open, summed; %d of %d "
                         + "reported); dropped during the hold %,d", held, answered, generators, dropped),
                 "100,000 across 6 nodes");
+    }
+
+    /** Node {@code node}'s users, summed over its generators. */
+    private static int usersOf(int node, LoadOptions options) {
+        int users = 0;
+        for (int i = node; i < options.generators(); i += options.nodes()) {
+            users += options.connections() / options.generators() + (i < options.connections() % options.generators() ? 1 : 0);
+        }
+        return users;
+    }
+
+    /**
+     * Once every generator of {@code node} holds its users for the restart (its log says
+     * {@link ConnectionsPart#AWAITING_RESTART}) and the others are done, restarts the node and reads every node's logins until
+     * they have counted all its users back, for at most two minutes.
+     *
+     * @return each node's logins again, read before the restart; null when there was none
+     */
+    private static List<ServerLogins.Rate> restart(List<ChildServer> nodes, int node, List<ServerLogins> logins,
+            List<Process> processes, List<Path> logs, LoadOptions options, long deadline, Report report)
+            throws IOException, InterruptedException {
+        // Node's generators holding their users, the others done: no other logins are under way.
+        List<Integer> waiting = new ArrayList<>();
+        for (int i = 0; i < logs.size(); i++) {
+            waiting.add(i);
+        }
+        while (!waiting.isEmpty() && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(100); // polling a condition, with a deadline
+            waiting.removeIf(i -> i % nodes.size() == node
+                    ? read(logs.get(i)).contains(ConnectionsPart.AWAITING_RESTART) : !processes.get(i).isAlive());
+        }
+        if (!waiting.isEmpty()) {
+            report.add(3, "node " + node + " restart", "not done: its generators did not all get to hold their users, "
+                    + "or the others to finish", "all back within 60 s");
+            return null;
+        }
+        List<ServerLogins.Rate> again = new ArrayList<>(nodes.size());
+        long[] counted = new long[nodes.size()];
+        for (int n = 0; n < nodes.size(); n++) {
+            again.add(logins.get(n).rate());
+            counted[n] = logins.get(n).latest();
+        }
+        logins.get(node).close(); // the process it reads goes; its successor is read afresh
+        int users = usersOf(node, options);
+        long stopping = System.nanoTime();
+        // Restarted on a thread of its own: its clients may be back on the other nodes before it is.
+        CompletableFuture<Void> restarting = CompletableFuture.runAsync(() -> {
+            try {
+                nodes.get(node).restart();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        ServerLogins successor = null;
+        long listening = 0;
+        long backAt = 0;
+        long back = 0;
+        long restarted = 0;
+        try {
+            long until = stopping + RESTART_BACK.toNanos();
+            while (System.nanoTime() < until && (backAt == 0 || successor == null)) {
+                if (successor == null && restarting.isDone()) {
+                    restarting.join(); // throws if it did not start again
+                    listening = System.nanoTime();
+                    successor = new ServerLogins(nodes.get(node).managementPort());
+                }
+                restarted = successor == null ? 0 : Math.max(0, successor.latest());
+                back = restarted;
+                for (int n = 0; n < nodes.size(); n++) {
+                    back += n == node ? 0 : logins.get(n).latest() - counted[n];
+                }
+                if (backAt == 0 && back >= users) {
+                    backAt = System.nanoTime();
+                }
+                TimeUnit.MILLISECONDS.sleep(ServerLogins.EVERY_MILLIS); // polling a condition, with a deadline
+            }
+        } catch (CompletionException e) {
+            report.add(3, "node " + node + " restart", "the node did not start again: " + e.getCause(),
+                    "all back within 60 s");
+            return again;
+        } finally {
+            if (successor != null) {
+                successor.close();
+            }
+        }
+        report.add(3, String.format(Locale.ROOT, "node %d restarted (SIGTERM, then the same command) under its %,d "
+                        + "logged-in users, the other nodes holding theirs: their logins counted by all nodes", node,
+                        users),
+                backAt == 0
+                        ? String.format(Locale.ROOT, "**%,d of %,d back** within %d s of the SIGTERM", back, users,
+                                RESTART_BACK.toSeconds())
+                        : String.format(Locale.ROOT, "**all %,d back %.1f s after the SIGTERM** (%,d of them on the "
+                                + "restarted node when it was read, the rest on the others); the node listened again "
+                                + "%s", users, (backAt - stopping) / 1e9, restarted, listening == 0 ? "not within "
+                                + RESTART_BACK.toSeconds() + " s" : String.format(Locale.ROOT, "%.1f s after the "
+                                + "SIGTERM", (listening - stopping) / 1e9)),
+                "all back within 60 s");
+        return again;
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     private static Path ownJar() {

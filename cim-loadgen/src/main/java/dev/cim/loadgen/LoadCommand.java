@@ -235,6 +235,15 @@ final class LoadCommand {
             + "at most its open-file limit) (default: ${DEFAULT-VALUE})")
     int generators;
 
+    @Option(names = "--restart-node", defaultValue = "-1", description = "part 3 with --generators: restart "
+            + "this node (0 up) once its generators have logged their users in again, and measure until all are "
+            + "back (default: none)")
+    int restartNode;
+
+    @Option(names = "--await-restart", description = "part 3 with --port: after the logins again, hold the "
+            + "clients until that server restarts under them, and measure until all are back")
+    boolean awaitRestart;
+
     @Option(names = "--cpu-pids", split = ",", description = "other processes (an external Redis) whose CPU per "
             + "message is reported beside the server's")
     List<Long> cpuPids;
@@ -316,7 +325,7 @@ final class LoadCommand {
                 ioThreads, epoll, perSourceAddress, tlsMode(), pick(rounds, 4, 2), tlsTrust, tlsServerName,
                 transportMode(), against == null ? List.of() : against.stream().map(LoadOptions.Against::of).toList(),
                 plot, nodes, cpuPids == null ? List.of() : cpuPids, peerScriptDir, mqttPort, mqttDir, xmppPort, xmppDir,
-                curveTop, generators);
+                curveTop, generators, restartNode, awaitRestart);
     }
 
     private LoadOptions.TlsMode tlsMode() {

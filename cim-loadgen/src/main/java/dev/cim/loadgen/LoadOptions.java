@@ -109,6 +109,11 @@ import java.util.Set;
  * @param generators       part 3 alone: processes of this program the connections are split over,
  *                         each against one child server in turn ({@link GeneratorFleet}); 1 holds
  *                         them all here
+ * @param restartNode      {@code generators}: the node (0 up) restarted once its generators have
+ *                         logged their users in again, with the time until all are back; -1 for none
+ * @param awaitRestart     part 3 against a server of one's own ({@code port}): after the logins again,
+ *                         hold the clients until that server restarts under them and measure until all
+ *                         are back (what a fleet's generators of the node it restarts are told)
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
         List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users,
@@ -120,7 +125,8 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         Duration groupDuration, int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads,
         boolean epoll, int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport,
         List<Against> against, Path plot, int nodes, List<Long> cpuPids, Path peerScriptDir, int mqttPort,
-        Path mqttDir, int xmppPort, Path xmppDir, int curveTop, int generators) {
+        Path mqttDir, int xmppPort, Path xmppDir, int curveTop, int generators, int restartNode,
+        boolean awaitRestart) {
 
     /** Whether the chat connections speak TLS. */
     enum TlsMode {
@@ -268,6 +274,14 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
                 || transport != TransportMode.TCP)) {
             throw new IllegalArgumentException("--generators=" + generators + " splits part 3 over processes "
                     + "against child servers (expected: --parts=3, no --port, --tls=off, --transport=tcp)");
+        }
+        if (restartNode < -1 || restartNode >= nodes || (restartNode >= 0 && generators < 2)) {
+            throw new IllegalArgumentException("--restart-node=" + restartNode + " (expected: a node of 0 to "
+                    + (nodes - 1) + " with --generators of 2 or more, or -1 for none)");
+        }
+        if (awaitRestart && (port == 0 || !parts.contains(3))) {
+            throw new IllegalArgumentException("--await-restart waits for a server of one's own to restart "
+                    + "(expected: with --port and part 3)");
         }
         cpuPids = List.copyOf(cpuPids);
         checkPeer("mqtt", mqttPort, mqttDir, Against.MOSQUITTO, against);

@@ -128,10 +128,15 @@ final class ServerLogins implements AutoCloseable {
         return new Rate(again, again / seconds, peak);
     }
 
-    /** Stops reading; what the samples show, or why there are none. */
-    Rate stop() throws InterruptedException {
-        close();
-        thread.join(5_000);
+    /** The logins again counted at the latest reading, or -1 before the first. */
+    long latest() {
+        synchronized (samples) {
+            return samples.isEmpty() ? -1 : samples.get(samples.size() - 1).again();
+        }
+    }
+
+    /** What the samples so far show, or why there are none. */
+    Rate rate() {
         List<Sample> taken;
         synchronized (samples) {
             taken = List.copyOf(samples);
@@ -140,6 +145,13 @@ final class ServerLogins implements AutoCloseable {
             throw new IllegalStateException("could not read the server's metrics: " + failure);
         }
         return rate(taken);
+    }
+
+    /** Stops reading; what the samples show, or why there are none. */
+    Rate stop() throws InterruptedException {
+        close();
+        thread.join(5_000);
+        return rate();
     }
 
     @Override

@@ -202,6 +202,26 @@ class LoadCommandTest {
     }
 
     @Test
+    void restartNode_isANodeOfAFleet_andAwaitRestart_needsAServerOfOnesOwn() {
+        assertThat(LoadOptions.parse(new String[] {}).restartNode()).isEqualTo(-1);
+        assertThat(LoadOptions.parse(new String[] {"--parts=3", "--generators=6", "--nodes=6", "--restart-node=5",
+                "--server-arg=--cim.server.redis.embedded=false"}).restartNode()).isEqualTo(5);
+        assertThat(LoadOptions.parse(new String[] {"--parts=3", "--port=9000", "--await-restart"}).awaitRestart())
+                .isTrue();
+
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--parts=3",
+                        "--generators=6", "--nodes=6", "--restart-node=6", "--server-arg=--cim.server.redis.embedded=false"}))
+                .withMessage("--restart-node=6 (expected: a node of 0 to 5 with --generators of 2 or more, or -1 for none)");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--parts=3",
+                        "--restart-node=0"}))
+                .withMessageStartingWith("--restart-node=0 (expected: a node of 0 to 0 with --generators of 2");
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--parts=3",
+                        "--await-restart"}))
+                .withMessage("--await-restart waits for a server of one's own to restart (expected: with --port and "
+                        + "part 3)");
+    }
+
+    @Test
     void quick_givesSmokeTestDefaults_butExplicitValuesWin() {
         LoadOptions options = LoadOptions.parse(new String[] {"--quick", "--users=70", "--window=3,4", "--hold=1s"});
 
