@@ -1,6 +1,8 @@
 package dev.cim.loadgen;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -122,7 +124,7 @@ final class ConnectionsPart {
      * The same users, gone, log in again: existing accounts, with their passwords. Then, with a child
      * server, the node restarts under them ({@link #restart}).
      */
-    private static void relogin(Dialer dialer, ChildServer server, String prefix, int users, boolean awaitRestart,
+    private static void relogin(Dialer dialer, ChildServer server, String prefix, int users, Path awaitRestart,
             Report report) throws InterruptedException {
         try (ClientPool again = new ClientPool(dialer, true, 10)) {
             Opened<LoadClient> opened = again.open(prefix + "i", users, Duration.ofMinutes(10));
@@ -135,8 +137,8 @@ final class ConnectionsPart {
                     "≥ 1,000/s");
             if (server != null && !opened.clients().isEmpty()) {
                 restart(server, again, opened.clients().size(), report);
-            } else if (awaitRestart && !opened.clients().isEmpty()) {
-                awaitRestart(again, opened.clients().size(), report);
+            } else if (awaitRestart != null && !opened.clients().isEmpty()) {
+                awaitRestart(again, opened.clients().size(), awaitRestart, report);
             }
         }
     }
@@ -170,21 +172,29 @@ final class ConnectionsPart {
 
     /**
      * Holds the {@code users} logged-in clients of {@code pool} until the server (not this program's
-     * child) restarts under them, and waits until each has logged in again; announces on standard
-     * error ({@link #AWAITING_RESTART}) that it waits, for whoever restarts it. Measured from the first
-     * client seen gone (every 50 ms): none can be back before the server listens again.
+     * child) restarts under them, then waits until each has logged in again; or until {@code release}
+     * exists, then says how many it held meanwhile (a node not restarted, whose clients stay while
+     * another's restarts). Announces on standard error ({@link #AWAITING_RESTART}) that it holds them,
+     * for whoever restarts the node. Measured from the first client seen gone (every 50 ms): none can
+     * be back before the server listens again.
      */
-    private static void awaitRestart(ClientPool pool, int users, Report report) throws InterruptedException {
+    private static void awaitRestart(ClientPool pool, int users, Path release, Report report)
+            throws InterruptedException {
         long droppedBefore = pool.counters().dropped.sum();
         System.err.println(AWAITING_RESTART);
         long deadline = System.nanoTime() + RESTART_DEADLINE.toNanos();
-        while (pool.openCount() >= users && System.nanoTime() < deadline) {
+        long open;
+        while ((open = pool.openCount()) >= users && !Files.exists(release) && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(50); // polling a condition, with a deadline
         }
         long gone = System.nanoTime();
-        if (pool.openCount() >= users) {
-            report.add(3, "node restart under " + users + " clients", "no restart came within "
-                    + RESTART_DEADLINE.toSeconds() + " s", "all back within 60 s");
+        if (open >= users) {
+            report.add(3, String.format(Locale.ROOT, "%,d logged-in clients held while another node restarted", users),
+                    Files.exists(release)
+                            ? String.format(Locale.ROOT, "all held; dropped meanwhile %,d",
+                                    pool.counters().dropped.sum() - droppedBefore)
+                            : "neither a restart nor the release came within " + RESTART_DEADLINE.toSeconds() + " s",
+                    "");
             return;
         }
         long back = awaitBack(pool, users, gone, gone + BACK_DEADLINE.toNanos());

@@ -30,11 +30,12 @@ import java.util.regex.Pattern;
  * every generator's connections from it, and the first pool's in TIME_WAIT when the users log in
  * again.
  *
- * <p>With {@code --restart-node=K}, node K's generators hold their users, logged in again, until it
- * restarts ({@code --await-restart}); once all of them say so, the node is restarted here (SIGTERM,
- * then the same command), and the logins of every node are read until they have counted each of
- * its users back: a stopping node sends its clients to the others ({@code GoAway}), so they come
- * back wherever there is room. Each of those generators also reports its own clients back.
+ * <p>With {@code --restart-node=K}, every generator holds its users, logged in again
+ * ({@code --await-restart}); once all say so, node K is restarted here (SIGTERM, then the same
+ * command), and the logins of every node are read until they have counted each of its users back:
+ * a stopping node sends its clients to the others ({@code GoAway}), so they come back wherever there
+ * is room. Node K's generators report their own clients back; the others, once released, how many
+ * of theirs they held through it.
  */
 final class GeneratorFleet {
 
@@ -59,6 +60,9 @@ final class GeneratorFleet {
         List<Path> logs = new ArrayList<>(generators);
         List<ServerLogins> logins = new ArrayList<>(nodes.size());
         List<ServerLogins.Rate> beforeRestart = null; // each node's logins again, read before the restart
+        // With a restart, every generator holds its users until its node restarts or this file exists.
+        Path release = options.restartNode() < 0 ? null
+                : Files.createTempDirectory("cim-loadgen-fleet-").resolve("restart-over");
         nodes.forEach(node -> logins.add(new ServerLogins(node.managementPort())));
         try {
             for (int i = 0; i < generators; i++) {
@@ -70,15 +74,18 @@ final class GeneratorFleet {
                         "-jar", jar.toString(), "--parts=3", "--port=" + node.port(), "--server-pid=" + node.pid(),
                         "--connections=" + share, "--hold=" + options.hold().toSeconds() + "s",
                         "--per-source-address=" + PER_SOURCE_ADDRESS,
-                        i % nodes.size() == options.restartNode() ? "--await-restart" : "--restart-node=-1");
+                        release != null ? "--await-restart=" + release : "--restart-node=-1");
                 processes.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
                         .start());
                 logs.add(log);
             }
             long deadline = System.nanoTime() + DEADLINE.toNanos();
-            if (options.restartNode() >= 0) {
-                int node = options.restartNode();
-                beforeRestart = restart(nodes, node, logins, processes, logs, options, deadline, report);
+            if (release != null) {
+                try {
+                    beforeRestart = restart(nodes, options.restartNode(), logins, logs, options, deadline, report);
+                } finally {
+                    Files.createFile(release); // the generators of the other nodes go on
+                }
             }
             for (Process process : processes) {
                 if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
@@ -137,32 +144,30 @@ final class GeneratorFleet {
     }
 
     /**
-     * Once every generator of {@code node} holds its users for the restart (its log says
-     * {@link ConnectionsPart#AWAITING_RESTART}) and the others are done, restarts the node and reads every node's logins until
+     * Once every generator holds its users (its log says {@link ConnectionsPart#AWAITING_RESTART}), restarts the node and reads every node's logins until
      * they have counted all its users back, for at most two minutes.
      *
      * @return each node's logins again, read before the restart; null when there was none
      */
     private static List<ServerLogins.Rate> restart(List<ChildServer> nodes, int node, List<ServerLogins> logins,
-            List<Process> processes, List<Path> logs, LoadOptions options, long deadline, Report report)
-            throws IOException, InterruptedException {
-        // Node's generators holding their users, the others done: no other logins are under way.
-        List<Integer> waiting = new ArrayList<>();
-        for (int i = 0; i < logs.size(); i++) {
-            waiting.add(i);
-        }
+            List<Path> logs, LoadOptions options, long deadline, Report report) throws IOException, InterruptedException {
+        // Every generator holding its users, logged in again: no other logins are under way.
+        List<Path> waiting = new ArrayList<>(logs);
         while (!waiting.isEmpty() && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(100); // polling a condition, with a deadline
-            waiting.removeIf(i -> i % nodes.size() == node
-                    ? read(logs.get(i)).contains(ConnectionsPart.AWAITING_RESTART) : !processes.get(i).isAlive());
+            waiting.removeIf(log -> read(log).contains(ConnectionsPart.AWAITING_RESTART));
         }
         if (!waiting.isEmpty()) {
-            report.add(3, "node " + node + " restart", "not done: its generators did not all get to hold their users, "
-                    + "or the others to finish", "all back within 60 s");
+            report.add(3, "node " + node + " restart", "not done: the generators did not all get to hold their users",
+                    "all back within 60 s");
             return null;
         }
         List<ServerLogins.Rate> again = new ArrayList<>(nodes.size());
         long[] counted = new long[nodes.size()];
+        long held = System.nanoTime();
+        for (int n = 0; n < nodes.size(); n++) {
+            logins.get(n).awaitReadingAfter(held, held + TimeUnit.SECONDS.toNanos(5)); // the last logins in
+        }
         for (int n = 0; n < nodes.size(); n++) {
             again.add(logins.get(n).rate());
             counted[n] = logins.get(n).latest();
@@ -211,7 +216,7 @@ final class GeneratorFleet {
             }
         }
         report.add(3, String.format(Locale.ROOT, "node %d restarted (SIGTERM, then the same command) under its %,d "
-                        + "logged-in users, the other nodes holding theirs: their logins counted by all nodes", node,
+                        + "logged-in users, the other nodes holding theirs: its users' logins counted by all nodes", node,
                         users),
                 backAt == 0
                         ? String.format(Locale.ROOT, "**%,d of %,d back** within %d s of the SIGTERM", back, users,

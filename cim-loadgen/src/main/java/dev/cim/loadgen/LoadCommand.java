@@ -240,9 +240,10 @@ final class LoadCommand {
             + "back (default: none)")
     int restartNode;
 
-    @Option(names = "--await-restart", description = "part 3 with --port: after the logins again, hold the "
-            + "clients until that server restarts under them, and measure until all are back")
-    boolean awaitRestart;
+    @Option(names = "--await-restart", paramLabel = "RELEASE_FILE", description = "part 3 with --port: after the "
+            + "logins again, hold the clients until that server restarts under them (then measure until all are "
+            + "back), or until RELEASE_FILE exists")
+    Path awaitRestart;
 
     @Option(names = "--cpu-pids", split = ",", description = "other processes (an external Redis) whose CPU per "
             + "message is reported beside the server's")

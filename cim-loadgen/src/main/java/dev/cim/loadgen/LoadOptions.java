@@ -112,8 +112,9 @@ import java.util.Set;
  * @param restartNode      {@code generators}: the node (0 up) restarted once its generators have
  *                         logged their users in again, with the time until all are back; -1 for none
  * @param awaitRestart     part 3 against a server of one's own ({@code port}): after the logins again,
- *                         hold the clients until that server restarts under them and measure until all
- *                         are back (what a fleet's generators of the node it restarts are told)
+ *                         hold the clients until that server restarts under them (then measure until
+ *                         all are back) or until this file exists (then say how many were held), or
+ *                         null for neither: what a fleet that restarts a node tells its generators
  */
 record LoadOptions(String host, int port, Path serverJar, String serverHeap, List<String> serverArgs,
         List<String> serverJvmArgs, long serverPid, Set<Integer> parts, boolean quick, int users,
@@ -126,7 +127,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         boolean epoll, int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport,
         List<Against> against, Path plot, int nodes, List<Long> cpuPids, Path peerScriptDir, int mqttPort,
         Path mqttDir, int xmppPort, Path xmppDir, int curveTop, int generators, int restartNode,
-        boolean awaitRestart) {
+        Path awaitRestart) {
 
     /** Whether the chat connections speak TLS. */
     enum TlsMode {
@@ -279,7 +280,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
             throw new IllegalArgumentException("--restart-node=" + restartNode + " (expected: a node of 0 to "
                     + (nodes - 1) + " with --generators of 2 or more, or -1 for none)");
         }
-        if (awaitRestart && (port == 0 || !parts.contains(3))) {
+        if (awaitRestart != null && (port == 0 || !parts.contains(3))) {
             throw new IllegalArgumentException("--await-restart waits for a server of one's own to restart "
                     + "(expected: with --port and part 3)");
         }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -132,6 +133,18 @@ final class ServerLogins implements AutoCloseable {
     long latest() {
         synchronized (samples) {
             return samples.isEmpty() ? -1 : samples.get(samples.size() - 1).again();
+        }
+    }
+
+    /** Waits until a reading taken after {@code nanos} ({@link System#nanoTime()}) is in, or {@code deadline}. */
+    void awaitReadingAfter(long nanos, long deadline) throws InterruptedException {
+        while (System.nanoTime() < deadline) {
+            synchronized (samples) {
+                if (!samples.isEmpty() && samples.get(samples.size() - 1).nanos() > nanos) {
+                    return;
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(EVERY_MILLIS / 4); // polling a condition, with a deadline
         }
     }
 

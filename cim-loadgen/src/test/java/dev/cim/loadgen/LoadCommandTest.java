@@ -7,6 +7,7 @@ import dev.cim.common.schedule.Recurrence;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -206,8 +207,8 @@ class LoadCommandTest {
         assertThat(LoadOptions.parse(new String[] {}).restartNode()).isEqualTo(-1);
         assertThat(LoadOptions.parse(new String[] {"--parts=3", "--generators=6", "--nodes=6", "--restart-node=5",
                 "--server-arg=--cim.server.redis.embedded=false"}).restartNode()).isEqualTo(5);
-        assertThat(LoadOptions.parse(new String[] {"--parts=3", "--port=9000", "--await-restart"}).awaitRestart())
-                .isTrue();
+        assertThat(LoadOptions.parse(new String[] {"--parts=3", "--port=9000", "--await-restart=/tmp/over"})
+                .awaitRestart()).isEqualTo(Path.of("/tmp/over"));
 
         assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--parts=3",
                         "--generators=6", "--nodes=6", "--restart-node=6", "--server-arg=--cim.server.redis.embedded=false"}))
@@ -216,7 +217,7 @@ class LoadCommandTest {
                         "--restart-node=0"}))
                 .withMessageStartingWith("--restart-node=0 (expected: a node of 0 to 0 with --generators of 2");
         assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--parts=3",
-                        "--await-restart"}))
+                        "--await-restart=/tmp/over"}))
                 .withMessage("--await-restart waits for a server of one's own to restart (expected: with --port and "
                         + "part 3)");
     }
