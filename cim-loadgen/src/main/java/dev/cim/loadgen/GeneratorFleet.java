@@ -69,12 +69,14 @@ final class GeneratorFleet {
                 ChildServer node = nodes.get(i % nodes.size());
                 int share = options.connections() / generators + (i < options.connections() % generators ? 1 : 0);
                 Path log = Files.createTempFile("cim-loadgen-generator-" + i + "-", ".log");
-                List<String> command = List.of(
+                List<String> command = new ArrayList<>(List.of(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g",
                         "-jar", jar.toString(), "--parts=3", "--port=" + node.port(), "--server-pid=" + node.pid(),
                         "--connections=" + share, "--hold=" + options.hold().toSeconds() + "s",
-                        "--per-source-address=" + PER_SOURCE_ADDRESS,
-                        release != null ? "--await-restart=" + release : "--restart-node=-1");
+                        "--per-source-address=" + PER_SOURCE_ADDRESS));
+                if (release != null) {
+                    command.add("--await-restart=" + release);
+                }
                 processes.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
                         .start());
                 logs.add(log);
@@ -95,6 +97,10 @@ final class GeneratorFleet {
         } finally {
             processes.forEach(Process::destroy);
             logins.forEach(ServerLogins::close);
+            if (release != null) {
+                Files.deleteIfExists(release);
+                Files.deleteIfExists(release.getParent());
+            }
         }
         for (int n = 0; n < nodes.size(); n++) {
             ServerLogins.Rate rate = logins.get(n).stop();
