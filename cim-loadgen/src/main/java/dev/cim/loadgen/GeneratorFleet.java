@@ -67,7 +67,7 @@ final class GeneratorFleet {
         try {
             for (int i = 0; i < generators; i++) {
                 ChildServer node = nodes.get(i % nodes.size());
-                int share = options.connections() / generators + (i < options.connections() % generators ? 1 : 0);
+                int share = shareOf(i, options);
                 Path log = Files.createTempFile("cim-loadgen-generator-" + i + "-", ".log");
                 List<String> command = new ArrayList<>(List.of(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g",
@@ -140,18 +140,24 @@ final class GeneratorFleet {
                 "100,000 across 6 nodes");
     }
 
+    /** Generator {@code i}'s share of the connections: they are split as evenly as they go. */
+    private static int shareOf(int i, LoadOptions options) {
+        return options.connections() / options.generators() + (i < options.connections() % options.generators() ? 1 : 0);
+    }
+
     /** Node {@code node}'s users, summed over its generators. */
     private static int usersOf(int node, LoadOptions options) {
         int users = 0;
         for (int i = node; i < options.generators(); i += options.nodes()) {
-            users += options.connections() / options.generators() + (i < options.connections() % options.generators() ? 1 : 0);
+            users += shareOf(i, options);
         }
         return users;
     }
 
     /**
-     * Once every generator holds its users (its log says {@link ConnectionsPart#AWAITING_RESTART}), restarts the node and reads every node's logins until
-     * they have counted all its users back, for at most two minutes.
+     * Once every generator holds its users (its log says {@link ConnectionsPart#AWAITING_RESTART}),
+     * restarts the node and reads every node's logins until they have counted all its users back, for
+     * at most two minutes.
      *
      * @return each node's logins again, read before the restart; null when there was none
      */

@@ -78,11 +78,8 @@ final class LatencyCurve {
             for (boolean isOther : baseFirst ? new boolean[] {false, true} : new boolean[] {true, false}) {
                 ComparisonPart.Side side = isOther ? other : base;
                 Pairs pairs = isOther ? otherPairs : basePairs;
-                String tag = "k" + i + (isOther ? "o" : "b");
-                ComparisonPart.quiet(base, other, report);
-                new PacedRun(pairs, tag + "w", rate, LEAD_IN).run(side.cpu());
-                PacedRun.Result result = new PacedRun(pairs, tag, rate, options.latencyDuration()).run(side.cpu());
-                (isOther ? otherCurve : baseCurve).points().add(new Point(rate, result));
+                Point point = measure(base, other, side, pairs, "k" + i + (isOther ? "o" : "b"), rate, options, report);
+                (isOther ? otherCurve : baseCurve).points().add(point);
             }
             Point b = baseCurve.points().get(i);
             Point o = otherCurve.points().get(i);
@@ -102,10 +99,8 @@ final class LatencyCurve {
                 ComparisonPart.Side side = isOther ? other : base;
                 Pairs pairs = isOther ? otherPairs : basePairs;
                 double rate = search.next();
-                String tag = "s" + step + (isOther ? "o" : "b");
-                ComparisonPart.quiet(base, other, report);
-                new PacedRun(pairs, tag + "w", rate, LEAD_IN).run(side.cpu());
-                Point point = new Point(rate, new PacedRun(pairs, tag, rate, options.latencyDuration()).run(side.cpu()));
+                Point point = measure(base, other, side, pairs, "s" + step + (isOther ? "o" : "b"), rate, options,
+                        report);
                 search.probed(point.clean());
                 report.add(1, String.format(Locale.ROOT, "knee search, step %d, %s: %,.0f msg/s offered for %ss",
                         step + 1, side.name(), rate, options.latencyDuration().toMillis() / 1000.0),
@@ -128,6 +123,17 @@ final class LatencyCurve {
         } catch (IOException | RuntimeException e) {
             report.note("latency curve: could not write " + options.plot() + ": " + e);
         }
+    }
+
+    /**
+     * One rate on {@code side} (base's or other's): once both sides are quiet, {@link #LEAD_IN} of the
+     * traffic not counted, then {@code --latency-duration} measured.
+     */
+    private static Point measure(ComparisonPart.Side base, ComparisonPart.Side other, ComparisonPart.Side side,
+            Pairs pairs, String tag, double rate, LoadOptions options, Report report) throws InterruptedException {
+        ComparisonPart.quiet(base, other, report);
+        new PacedRun(pairs, tag + "w", rate, LEAD_IN).run(side.cpu());
+        return new Point(rate, new PacedRun(pairs, tag, rate, options.latencyDuration()).run(side.cpu()));
     }
 
     /** At how many of the rates both sides sustain the other side's p99 is below the base's, and where it is not. */
