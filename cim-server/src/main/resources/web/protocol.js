@@ -20,7 +20,8 @@
  *              each batch (the messages of one turn of the event loop) the count is acknowledged
  *   heartbeat  a Ping every heartbeatIntervalMillis; a server silent for two intervals is left
  *   reconnect  after any loss, after a jittered exponential backoff (GoAway: a random wait within
- *              the spread it asks for; a throttled login: the wait the server names)
+ *              the spread it asks for, before login at least the backoff; a throttled login: the
+ *              wait the server names)
  *   logout     ends the session token on the server, which then closes; nothing reconnects
  *
  * States (state.name): "idle", "connecting", "online", "reconnecting" (retryAt set),
@@ -428,8 +429,11 @@ export class Connection {
     }
 
     goAway(goAway) {
-        // The page can only reach its own server: wait within the spread, then try it again.
-        this.goAwayWait = Math.round(this.random() * Number(goAway.spreadMillis || 0));
+        // The page can only reach its own server: wait within the spread, then try it again. Told so
+        // before the login is answered (the node is full), each time in a row waits longer, as a
+        // failed attempt would.
+        const spread = Math.round(this.random() * Number(goAway.spreadMillis || 0));
+        this.goAwayWait = this.state.name === "online" ? spread : Math.max(spread, this.backoff.next());
         this.farewell = "the server is going away" + (goAway.reason ? " (" + goAway.reason + ")" : "");
         this.socket.close();
     }

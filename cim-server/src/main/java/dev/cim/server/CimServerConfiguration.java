@@ -177,7 +177,7 @@ class CimServerConfiguration {
 
     /** The chat port; its TLS context is built here, once, and a mistake in it stops the start. */
     @Bean
-    CimServer cimServer(CimServerProperties properties, ChatService chat, PresenceStore presence) {
+    CimServer cimServer(CimServerProperties properties, ChatCore core, PresenceStore presence) {
         CimServerProperties.Limits l = properties.limits();
         CimServerProperties.Tls tls = properties.tls();
         ServerTls serverTls = tls.enabled()
@@ -186,10 +186,10 @@ class CimServerConfiguration {
         return new CimServer(new CimServer.Settings(properties.host(), properties.port(), properties.effectiveIoThreads(),
                 properties.epoll(), (int) properties.maxFrameSize().toBytes(), (int) l.maxLoginFrameSize().toBytes(),
                 properties.idleTimeout(), l.loginTimeout(), l.connectionsPerAddress(), l.unauthenticatedPerAddress(),
-                properties.shutdown().grace(), properties.shutdown().spread(), serverTls, tls.allowPlaintext(),
+                l.maxConnections(), properties.shutdown().grace(), properties.shutdown().spread(), serverTls, tls.allowPlaintext(),
                 new CimServer.Web(properties.web().enabled(), properties.web().host().isEmpty() ? properties.host()
                         : properties.web().host(), properties.web().port(), properties.web().allowedOrigins())),
-                chat, presence);
+                core.service(), presence, core::otherNodesWithRoom);
     }
 
     /** Connection gauges; the server is looked up at each scrape, so binding does not create it early. */
@@ -198,6 +198,9 @@ class CimServerConfiguration {
         return registry -> {
             Gauge.builder("cim.connections", server, s -> s.getObject().connections())
                     .description("open client connections").register(registry);
+            Gauge.builder("cim.connections.logged-in", server, s -> s.getObject().loggedInConnections())
+                    .description("logged-in client connections, as cim.server.limits.max-connections counts them")
+                    .register(registry);
             Gauge.builder("cim.connections.unauthenticated", server, s -> s.getObject().unauthenticatedConnections())
                     .description("client connections not logged in yet").register(registry);
         };
@@ -212,6 +215,7 @@ class CimServerConfiguration {
     NodeHeartbeat nodeHeartbeat(PresenceStore presence, ChatCore core, CimServerProperties properties,
             ObjectProvider<CimServer> server) {
         return new NodeHeartbeat(presence, core, properties.presence().heartbeat(),
-                properties.presence().refreshInterval(), () -> server.getObject().address());
+                properties.presence().refreshInterval(), () -> server.getObject().address(),
+                () -> server.getObject().full());
     }
 }

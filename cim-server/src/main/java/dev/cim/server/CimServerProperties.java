@@ -252,6 +252,10 @@ public record CimServerProperties(
      *                         bytes); {@code max-frame-size} applies after it
      * @param connectionsPerAddress open connections from one IP address, at most
      * @param unauthenticatedPerAddress connections from one IP address not yet logged in, at most
+     * @param maxConnections   logged-in connections on this node, at most; a login past them is told
+     *                         to go to another node ({@code GoAway}). 0 (the default): the process's
+     *                         open-file cap less 5 % (at least 256), so the node never runs out of
+     *                         sockets to say so
      */
     public record Limits(@DefaultValue("10000") int windowMessages, @DefaultValue("4MB") DataSize windowBytes,
             @DefaultValue("1000") int heldMessages, @DefaultValue("200") int pageSize,
@@ -260,7 +264,8 @@ public record CimServerProperties(
             @DefaultValue("64MB") DataSize inboxBytes, @DefaultValue("30d") Duration inboxTtl,
             @DefaultValue("100") int messagesPerSecond, @DefaultValue("500") int messageBurst,
             @DefaultValue("10s") Duration loginTimeout, @DefaultValue("1KB") DataSize maxLoginFrameSize,
-            @DefaultValue("200") int connectionsPerAddress, @DefaultValue("20") int unauthenticatedPerAddress) {
+            @DefaultValue("200") int connectionsPerAddress, @DefaultValue("20") int unauthenticatedPerAddress,
+            @DefaultValue("0") int maxConnections) {
         public Limits {
             atLeast(messagesPerSecond, 1, "cim.server.limits.messages-per-second");
             atLeast(messageBurst, 1, "cim.server.limits.message-burst");
@@ -268,6 +273,7 @@ public record CimServerProperties(
             atLeast(maxLoginFrameSize.toBytes(), 256, "cim.server.limits.max-login-frame-size");
             atLeast(connectionsPerAddress, 1, "cim.server.limits.connections-per-address");
             atLeast(unauthenticatedPerAddress, 1, "cim.server.limits.unauthenticated-per-address");
+            atLeast(maxConnections, 0, "cim.server.limits.max-connections");
             atLeast(windowMessages, 2, "cim.server.limits.window-messages");
             atLeast(heldMessages, 1, "cim.server.limits.held-messages");
             atLeast(pageSize, 1, "cim.server.limits.page-size");

@@ -11,6 +11,7 @@ import dev.cim.client.core.ScheduledChange;
 import dev.cim.client.core.ScheduledMessage;
 import dev.cim.client.core.SendReceipt;
 import dev.cim.server.chat.ChatCore;
+import dev.cim.server.net.CimServer;
 import dev.cim.server.redis.embedded.EmbeddedRedisServer;
 import dev.cim.testkit.Ports;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -206,5 +207,41 @@ class TwoNodeIntegrationTest {
                 .anyMatch(e -> e instanceof ConnectionEvent.Connected c && c.nodeId().equals("node-b")));
         alice.send(Recipient.user("bob"), "after the move").join();
         bob.awaitText("after the move");
+    }
+
+    @Test
+    void aFullNode_sendsANewLoginToTheOtherNode_andTakesOneAgainOnceAPlaceIsFree() {
+        TestServer full = TestServer.onRedis(redis, "--cim.server.node-id=node-full",
+                "--cim.server.limits.max-connections=1");
+        try {
+            await("node-full sees the others").atMost(Recorder.WAIT)
+                    .until(() -> full.bean(ChatCore.class).peers() == 2);
+            Recorder carolEvents = new Recorder();
+            CimClient carol = full.client(full.address(), "carol", carolEvents);
+            carol.connect().join();
+            assertThat(carolEvents.awaitEvent(ConnectionEvent.Connected.class).nodeId()).isEqualTo("node-full");
+            await("node-a hears at a heartbeat that node-full is full").atMost(Recorder.WAIT).until(() ->
+                    !a.bean(ChatCore.class).otherNodesWithRoom().contains(full.address())
+                            && a.bean(ChatCore.class).otherNodesWithRoom().contains(b.address()));
+
+            // Only node-full's address: the others are learnt from its GoAway.
+            Recorder daveEvents = new Recorder();
+            CimClient dave = full.client(full.address(), "dave", daveEvents);
+            dave.connect().join();
+            assertThat(daveEvents.awaitEvent(ConnectionEvent.GoingAway.class).reason())
+                    .isEqualTo("the server node node-full is full (1 connections, cim.server.limits.max-connections)");
+            assertThat(daveEvents.awaitEvent(ConnectionEvent.Connected.class).nodeId()).isIn("node-a", "node-b");
+            dave.send(Recipient.user("carol"), "from elsewhere").join();
+            carolEvents.awaitText("from elsewhere");
+
+            carol.close();
+            await("carol's place is free").atMost(Recorder.WAIT)
+                    .until(() -> full.bean(CimServer.class).loggedInConnections() == 0);
+            Recorder erinEvents = new Recorder();
+            full.client(full.address(), "erin", erinEvents).connect().join();
+            assertThat(erinEvents.awaitEvent(ConnectionEvent.Connected.class).nodeId()).isEqualTo("node-full");
+        } finally {
+            full.close();
+        }
     }
 }

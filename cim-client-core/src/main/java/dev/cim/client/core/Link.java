@@ -22,9 +22,11 @@ import io.netty.handler.timeout.IdleStateHandler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,8 +35,10 @@ import org.slf4j.LoggerFactory;
  * the session token once the server gave one, else the password), pings when idle, hangs up on a
  * server that has gone silent, and after any loss connects again, to the next address, after a
  * jittered backoff ({@link Backoff}). A server that says it is going away ({@code GoAway}) is left
- * for the nodes it names, after a random wait within the spread it asks for, so that its clients
- * do not all arrive at the same moment.
+ * for one of the nodes it names, at random, after a random wait within the spread it asks for, so
+ * that its clients do not all arrive at the same node or the same moment. One that says so before
+ * the login is answered (it is full) counts as a failed attempt too: refused again and again, the
+ * client waits the longer of the spread and its backoff.
  *
  * <h3>TLS</h3>
  * With {@link ClientTls} the TLS handler comes first in each connection's pipeline, and the login
@@ -94,6 +98,7 @@ final class Link {
     private String password;
     private final long origin;
     private final Backoff backoff;
+    private final RandomGenerator random;
     private final Clock clock;
     private final Owner owner;
     private final Consumer<SocketChannel> beforeCodec;
@@ -127,6 +132,7 @@ final class Link {
         this.token = settings.token == null ? "" : settings.token;
         this.origin = origin;
         this.backoff = new Backoff(settings.initialBackoff, settings.maxBackoff, settings.random);
+        this.random = settings.random;
         this.clock = settings.clock;
         this.owner = owner;
         this.beforeCodec = settings.beforeCodec;
@@ -263,8 +269,17 @@ final class Link {
                 // unusable: skipped
             }
         }
+        for (int i = nodes.size() - 1; i > 0; i--) { // the server's clients spread over the nodes it names
+            Collections.swap(nodes, i, random.nextInt(i + 1));
+        }
         preferred = List.copyOf(nodes);
-        goAwayWait = backoff.spread(Duration.ofMillis(goAway.getSpreadMillis()));
+        Duration spread = backoff.spread(Duration.ofMillis(goAway.getSpreadMillis()));
+        if (!loggedIn) {
+            // Refused before login (a full node): each refusal in a row waits longer, as a failure would.
+            Duration failed = backoff.next();
+            spread = spread.compareTo(failed) >= 0 ? spread : failed;
+        }
+        goAwayWait = spread;
         owner.event(new ConnectionEvent.GoingAway(goAway.getReason(), goAwayWait));
         ch.close();
     }

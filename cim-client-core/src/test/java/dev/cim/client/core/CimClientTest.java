@@ -475,6 +475,52 @@ class CimClientTest {
         assertThat(recorder.events(ConnectionEvent.Connected.class)).hasSize(2);
     }
 
+    @Test
+    void goAway_beforeTheLoginIsAnswered_movesToANamedNode_afterAtLeastTheBackoff() {
+        FakeServer full = server("node-a");
+        FakeServer other = server("node-b");
+        CimClient client = build(builder(full).reconnectBackoff(Duration.ofMillis(400), Duration.ofSeconds(1)));
+        CompletableFuture<LoginInfo> connect = client.connect();
+        Connection refused = full.nextConnection();
+        refused.next(KindCase.LOGIN);
+
+        refused.send(Envelopes.goAway("node-a is full", List.of(other.address().toString()), 0));
+
+        other.acceptLogin();
+        assertThat(connect).succeedsWithin(WAIT);
+        ConnectionEvent.GoingAway away = recorder.awaitEvent(ConnectionEvent.GoingAway.class);
+        assertThat(away.reason()).isEqualTo("node-a is full");
+        assertThat(away.retryIn()).as("a refusal waits as a failed attempt would, spread or not")
+                .isBetween(Duration.ofMillis(200), Duration.ofMillis(400));
+        assertThat(full.connectionCount()).isEqualTo(1);
+    }
+
+    @Test
+    void goAway_namingSeveralNodes_sendsTheClientsToEachOfThem() {
+        FakeServer leaving = server("node-a");
+        List<FakeServer> others = List.of(server("node-b"), server("node-c"), server("node-d"));
+        List<String> named = others.stream().map(other -> other.address().toString()).toList();
+        java.util.Set<FakeServer> reached = new java.util.HashSet<>();
+        for (int seed = 0; seed < 40 && reached.size() < others.size(); seed++) {
+            int[] before = others.stream().mapToInt(FakeServer::connectionCount).toArray();
+            CimClient client = build(builder(leaving).listener(new Recorder()).random(new java.util.Random(seed)));
+            client.connect();
+            leaving.acceptLogin().send(Envelopes.goAway("node-a is stopping", named, 0));
+            FakeServer moved = await("the client moves").atMost(WAIT).until(() -> {
+                for (int i = 0; i < others.size(); i++) {
+                    if (others.get(i).connectionCount() > before[i]) {
+                        return others.get(i);
+                    }
+                }
+                return null;
+            }, java.util.Objects::nonNull);
+            reached.add(moved);
+            client.close();
+        }
+        assertThat(reached).as("clients told the same list, each picking one of its nodes at random")
+                .containsExactlyInAnyOrderElementsOf(others);
+    }
+
     // Receiving.
 
     @Test

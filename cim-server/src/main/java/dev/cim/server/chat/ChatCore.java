@@ -27,6 +27,7 @@ import dev.cim.server.store.OriginStore;
 import dev.cim.server.store.PresenceStore;
 import dev.cim.server.store.ScheduledStore;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -141,10 +142,12 @@ public final class ChatCore implements AutoCloseable {
     }
 
     /**
-     * Told by the heartbeat which nodes are alive (this one among them): a node that was and is not
-     * any more is dead, and what waits for its answer is settled now (see {@link Cluster#live}).
+     * Told by the heartbeat which nodes are alive (this one among them) and which of them are full: a
+     * node that was alive and is not any more is dead, and what waits for its answer is settled now
+     * (see {@link Cluster#live}).
      */
-    public void liveNodes(Map<String, String> nodes) {
+    public void liveNodes(Map<String, String> nodes, Set<String> full) {
+        cluster.full(full);
         Set<String> gone = cluster.live(nodes);
         if (!gone.isEmpty()) {
             log.warn("Node(s) {} stopped answering their heartbeat: taken for dead", gone);
@@ -178,6 +181,11 @@ public final class ChatCore implements AutoCloseable {
     /** How many other nodes are alive, as of the last heartbeat. */
     public int peers() {
         return cluster.peers();
+    }
+
+    /** The other live nodes' addresses, of those that took logins at the last heartbeat. */
+    public List<String> otherNodesWithRoom() {
+        return cluster.otherAddressesWithRoom();
     }
 
     /** Starts the background work: origin write-behind and the scheduled-message scan. */

@@ -18,7 +18,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -36,10 +38,15 @@ import org.springframework.context.SmartLifecycle;
  * <h3>Threads</h3>
  * One acceptor thread and {@code cim.server.io-threads} I/O event loops (one per core by default).
  *
+ * <h3>Capacity</h3>
+ * A node takes {@code cim.server.limits.max-connections} logged-in connections, by default its
+ * open-file cap less a reserve; past them a login is sent to the other nodes ({@link NodeCapacity}).
+ *
  * <h3>Stopping</h3>
  * Phase {@link #PHASE}: Spring stops higher phases first, so the server stops before the node
  * heartbeat and the Redis connections it uses. It stops accepting, sends every connection a
- * {@code GoAway} naming the other live nodes and the window to spread reconnections over, gives
+ * {@code GoAway} naming the other live nodes (those not full, if any) and the window to spread
+ * reconnections over (each client picks one of them at random), gives
  * the clients {@code cim.server.shutdown.grace} to leave, and closes the rest. Each session closes
  * by storing what it had not acknowledged in its user's inbox.
  */
@@ -65,6 +72,8 @@ public final class CimServer implements SmartLifecycle {
      * @param loginTimeout   a connection not logged in after this long is closed
      * @param connectionsPerAddress     open connections from one IP address, at most
      * @param unauthenticatedPerAddress connections from one IP address not logged in yet, at most
+     * @param maxConnections logged-in connections on this node, at most ({@link NodeCapacity}); 0 for
+     *                       the process's open-file cap less a reserve
      * @param shutdownGrace  how long clients have to leave when the server stops
      * @param shutdownSpread the window clients spread their reconnections over
      * @param tls            the chat port's TLS, or null for plaintext
@@ -73,7 +82,7 @@ public final class CimServer implements SmartLifecycle {
      */
     public record Settings(String host, int port, int ioThreads, boolean epoll, int maxFrameLength,
             int maxLoginFrameLength, Duration idleTimeout, Duration loginTimeout, int connectionsPerAddress,
-            int unauthenticatedPerAddress, Duration shutdownGrace, Duration shutdownSpread, ServerTls tls,
+            int unauthenticatedPerAddress, int maxConnections, Duration shutdownGrace, Duration shutdownSpread, ServerTls tls,
             boolean allowPlaintext, Web web) {
     }
 
@@ -95,19 +104,23 @@ public final class CimServer implements SmartLifecycle {
     private final Settings settings;
     private final ChatService chat;
     private final PresenceStore presence;
+    private final Supplier<List<String>> otherNodes;
 
     private EventLoopGroup acceptor;
     private EventLoopGroup io;
     private volatile ChannelGroup channels;
     private volatile CimServerInitializer initializer;
+    private volatile NodeCapacity capacity;
     private volatile Channel serverChannel;
     private volatile Channel webChannel;
 
     /**
+     * @param otherNodes the other live nodes' addresses as of the last heartbeat (no call to the
+     *                   store: asked on the event loops), where a full node sends new logins
      * @throws PlaintextRefusedException if the server is to listen in plaintext on an address that
      *         is not loopback without {@link Settings#allowPlaintext()}
      */
-    public CimServer(Settings settings, ChatService chat, PresenceStore presence) {
+    public CimServer(Settings settings, ChatService chat, PresenceStore presence, Supplier<List<String>> otherNodes) {
         if (settings.tls() == null && !settings.allowPlaintext() && !Loopback.isLoopback(settings.host())) {
             throw new PlaintextRefusedException(settings.host());
         }
@@ -118,6 +131,7 @@ public final class CimServer implements SmartLifecycle {
         this.settings = settings;
         this.chat = chat;
         this.presence = presence;
+        this.otherNodes = otherNodes;
     }
 
     @Override
@@ -129,8 +143,10 @@ public final class CimServer implements SmartLifecycle {
         acceptor = transport.group(1, new DefaultThreadFactory("cim-accept"));
         io = transport.group(settings.ioThreads(), new DefaultThreadFactory("cim-io"));
         channels = new DefaultChannelGroup("cim-connections", GlobalEventExecutor.INSTANCE);
+        NodeCapacity capacity = this.capacity = new NodeCapacity(settings.maxConnections() > 0 ? settings.maxConnections()
+                : NodeCapacity.fromOpenFileLimit(), presence.nodeId(), otherNodes, settings.shutdownSpread());
         ServerBootstrap bootstrap = transport.serverBootstrap(acceptor, io)
-                .childHandler(initializer = new CimServerInitializer(chat, channels, settings));
+                .childHandler(initializer = new CimServerInitializer(chat, channels, settings, capacity));
         try {
             serverChannel = bootstrap.bind(settings.host(), settings.port()).syncUninterruptibly().channel();
         } catch (Exception e) {
@@ -139,7 +155,7 @@ public final class CimServer implements SmartLifecycle {
         }
         if (settings.web().enabled()) {
             ServerBootstrap web = bootstrap.clone().childHandler(new WebServerInitializer(chat, channels, settings,
-                    initializer.addresses()));
+                    initializer.addresses(), capacity));
             try {
                 webChannel = web.bind(settings.web().host(), settings.web().port()).syncUninterruptibly().channel();
             } catch (Exception e) {
@@ -155,14 +171,27 @@ public final class CimServer implements SmartLifecycle {
         } catch (RuntimeException e) {
             log.warn("Could not announce this node's address yet (the next heartbeat will): {}", e.toString());
         }
-        log.info("cim server node {} listening on {} ({}, {}, {} I/O threads, idle timeout {}, max frame {} bytes)",
-                presence.nodeId(), address(), settings.tls() != null ? settings.tls().description() : "plaintext",
-                transport.name(), settings.ioThreads(), settings.idleTimeout(), settings.maxFrameLength());
+        log.info("cim server node {} listening on {} ({}, {}, {} I/O threads, idle timeout {}, max frame {} bytes, "
+                + "at most {} connections)", presence.nodeId(), address(),
+                settings.tls() != null ? settings.tls().description() : "plaintext", transport.name(),
+                settings.ioThreads(), settings.idleTimeout(), settings.maxFrameLength(), capacity.max());
         if (settings.tls() == null && !Loopback.isLoopback(settings.host())) {
             log.warn("The chat port listens in plaintext on {}, which is not loopback "
                     + "(cim.server.tls.allow-plaintext=true): passwords and messages cross the network in clear",
                     settings.host());
         }
+    }
+
+    /** Logged-in client connections, and logins under way: what {@code cim.server.limits.max-connections} counts. */
+    public int loggedInConnections() {
+        NodeCapacity current = capacity;
+        return current == null ? 0 : current.taken();
+    }
+
+    /** True when this node takes no more logins ({@code cim.server.limits.max-connections}). */
+    public boolean full() {
+        NodeCapacity current = capacity;
+        return current != null && current.full();
     }
 
     /** Client connections not logged in yet. */
@@ -223,15 +252,21 @@ public final class CimServer implements SmartLifecycle {
                 presence.nodeId(), open, others.isEmpty() ? "no other node" : String.join(", ", others), stayed);
     }
 
+    /** The other live nodes that take logins; if none does, all the others. */
     private List<String> otherNodes() {
         try {
+            Set<String> full = presence.fullNodes();
+            List<String> withRoom = new ArrayList<>();
             List<String> others = new ArrayList<>();
             for (Map.Entry<String, String> node : presence.liveNodes().entrySet()) {
                 if (!node.getKey().equals(presence.nodeId())) {
                     others.add(node.getValue());
+                    if (!full.contains(node.getKey())) {
+                        withRoom.add(node.getValue());
+                    }
                 }
             }
-            return others;
+            return withRoom.isEmpty() ? others : withRoom;
         } catch (RuntimeException e) {
             log.warn("Could not read the other live nodes for the clients: {}", e.toString());
             return List.of();

@@ -18,7 +18,7 @@ import io.netty.channel.group.ChannelGroup;
  *  [codec]     CimProtocolCodec: length-prefixed frames &lt;-&gt; Envelopes, typed frame errors; what is
  *              written in one pass of the event loop leaves in one buffer and one flush
  *  [deadline]  ReadDeadline: closes a connection silent for the idle timeout, or not logged in in time
- *  [login]     LoginGate: only a Login passes; replaced at login by
+ *  [login]     LoginGate: only a Login passes, and on a full node it is sent elsewhere; replaced at login by
  *  [session]   SessionHandler: every frame to the chat core, and the connection's end
  *  [errors]    ProtocolErrorHandler: any exception -&gt; logged, error frame, close
  * </pre>
@@ -40,17 +40,20 @@ final class CimServerInitializer extends ChannelInitializer<Channel> {
     private final CimServer.Settings settings;
     private final CimProtocolCodec codec;
     private final AddressGate.Counts addresses;
+    private final NodeCapacity capacity;
     private final ProtocolErrorHandler errors = new ProtocolErrorHandler();
 
     /**
      * @param channels every open connection is added here, so shutdown can reach them all
+     * @param capacity the node's logged-in connections, counted with the web port's
      */
-    CimServerInitializer(ChatService chat, ChannelGroup channels, CimServer.Settings settings) {
+    CimServerInitializer(ChatService chat, ChannelGroup channels, CimServer.Settings settings, NodeCapacity capacity) {
         this.chat = chat;
         this.channels = channels;
         this.settings = settings;
         this.codec = new CimProtocolCodec(settings.maxFrameLength());
         this.addresses = new AddressGate.Counts(settings.connectionsPerAddress(), settings.unauthenticatedPerAddress());
+        this.capacity = capacity;
     }
 
     /** The counts of connections per address, which the web port shares. */
@@ -75,7 +78,7 @@ final class CimServerInitializer extends ChannelInitializer<Channel> {
         codec.install(pipeline);
         ReadDeadline deadline = new ReadDeadline(settings.idleTimeout(), settings.loginTimeout());
         pipeline.addLast("deadline", deadline);
-        pipeline.addLast(LoginGate.NAME, new LoginGate(chat, deadline));
+        pipeline.addLast(LoginGate.NAME, new LoginGate(chat, deadline, capacity));
         pipeline.addLast("errors", errors);
     }
 }

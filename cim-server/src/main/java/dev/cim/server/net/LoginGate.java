@@ -4,13 +4,15 @@ import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.chat.ChatService;
 import dev.cim.server.chat.ClientSession;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 
 /**
  * The gate of a new connection: the first frame must be a Login, and nothing else is read until it
  * is answered. An accepted login replaces this handler with the session's {@link SessionHandler}; a
- * refused one, or any other first frame, closes the connection.
+ * refused one, or any other first frame, closes the connection. A login on a full node
+ * ({@link NodeCapacity}) is sent to the other nodes before anything else is done with it.
  *
  * <p>One per connection, on its event loop; the chat core does the blocking part of the login
  * (password hashing, Redis) elsewhere and answers here.
@@ -21,13 +23,15 @@ final class LoginGate extends SimpleChannelInboundHandler<Envelope> {
 
     private final ChatService chat;
     private final ReadDeadline deadline;
+    private final NodeCapacity capacity;
     private NettyConnection connection;
     private boolean asked;
 
-    LoginGate(ChatService chat, ReadDeadline deadline) {
+    LoginGate(ChatService chat, ReadDeadline deadline, NodeCapacity capacity) {
         super(Envelope.class);
         this.chat = chat;
         this.deadline = deadline;
+        this.capacity = capacity;
     }
 
     @Override
@@ -44,6 +48,11 @@ final class LoginGate extends SimpleChannelInboundHandler<Envelope> {
         }
         asked = true;
         ctx.channel().config().setAutoRead(false); // nothing more until the login is answered
+        if (!capacity.take()) {
+            ctx.writeAndFlush(capacity.goAway()).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        ctx.channel().closeFuture().addListener(closed -> capacity.release());
         chat.login(connection, envelope.getLogin(), new ChatService.LoginListener() {
             @Override
             public void loggedIn(ClientSession client) {

@@ -40,18 +40,21 @@ final class WebServerInitializer extends ChannelInitializer<Channel> {
     private final ChannelGroup channels;
     private final CimServer.Settings settings;
     private final AddressGate.Counts addresses;
+    private final NodeCapacity capacity;
     private final Set<String> allowedOrigins;
     private final ProtocolErrorHandler errors = new ProtocolErrorHandler();
 
     /**
      * @param addresses the chat port's counts per address, shared
+     * @param capacity  the node's logged-in connections, shared with the chat port
      */
     WebServerInitializer(ChatService chat, ChannelGroup channels, CimServer.Settings settings,
-            AddressGate.Counts addresses) {
+            AddressGate.Counts addresses, NodeCapacity capacity) {
         this.chat = chat;
         this.channels = channels;
         this.settings = settings;
         this.addresses = addresses;
+        this.capacity = capacity;
         this.allowedOrigins = Set.copyOf(settings.web().allowedOrigins());
     }
 
@@ -77,7 +80,7 @@ final class WebServerInitializer extends ChannelInitializer<Channel> {
         pipeline.addLast("opened", new Opened());
         ReadDeadline deadline = new ReadDeadline(settings.idleTimeout(), settings.loginTimeout());
         pipeline.addLast("deadline", deadline);
-        pipeline.addLast(LoginGate.NAME, new LoginGate(chat, deadline));
+        pipeline.addLast(LoginGate.NAME, new LoginGate(chat, deadline, capacity));
         pipeline.addLast("errors", errors);
     }
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +17,8 @@ import org.springframework.context.SmartLifecycle;
  * Redis fails start-up), starts the chat core's background work, renews the node's liveness key at
  * every heartbeat and its users' presence every refresh interval, and removes them at stop. After
  * each heartbeat it tells the core which nodes are alive, so routing knows without asking Redis
- * whether anything needs relaying, and a node that died is seen within seconds.
+ * whether anything needs relaying, and a node that died is seen within seconds. It also says whether
+ * the node is full, and learns which others are, for the logins a full node sends elsewhere.
  *
  * <p>Phase {@link #PHASE}: it starts before the server accepts connections and stops after the server
  * has closed them, so no refresh re-announces users who just left.
@@ -33,6 +35,7 @@ public final class NodeHeartbeat implements SmartLifecycle {
     private final Duration heartbeat;
     private final Duration refreshInterval;
     private final Supplier<String> address;
+    private final BooleanSupplier full;
     private ScheduledExecutorService timer;
     /** When the users' presence was last refreshed, in nanoseconds of the heartbeat's thread. */
     private long refreshedNanos;
@@ -42,14 +45,16 @@ public final class NodeHeartbeat implements SmartLifecycle {
      * @param refreshInterval how often its users' presence is renewed
      * @param address         the node's listen address, asked at each heartbeat (known once the server
      *                        has bound)
+     * @param full            whether the node takes no more logins, asked at each heartbeat
      */
     public NodeHeartbeat(PresenceStore presence, ChatCore core, Duration heartbeat, Duration refreshInterval,
-            Supplier<String> address) {
+            Supplier<String> address, BooleanSupplier full) {
         this.presence = presence;
         this.core = core;
         this.heartbeat = heartbeat;
         this.refreshInterval = refreshInterval;
         this.address = address;
+        this.full = full;
     }
 
     @Override
@@ -58,7 +63,7 @@ public final class NodeHeartbeat implements SmartLifecycle {
             return;
         }
         presence.registerNode(address.get());
-        core.liveNodes(presence.liveNodes());
+        core.liveNodes(presence.liveNodes(), presence.fullNodes());
         core.start();
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "cim-heartbeat-" + presence.nodeId());
@@ -80,13 +85,14 @@ public final class NodeHeartbeat implements SmartLifecycle {
     private void beat() {
         try {
             long now = System.nanoTime(); // the heartbeat's own thread, its own pace: not a clock to inject
+            presence.full(full.getAsBoolean());
             if (now - refreshedNanos >= refreshInterval.toNanos()) {
                 refresh();
                 refreshedNanos = now;
             } else {
                 presence.heartbeat(address.get());
             }
-            core.liveNodes(presence.liveNodes());
+            core.liveNodes(presence.liveNodes(), presence.fullNodes());
         } catch (RuntimeException e) {
             log.warn("Heartbeat of node {} failed, trying again in {}: {}", presence.nodeId(), heartbeat, e.toString());
         }

@@ -80,6 +80,8 @@ package dev.cim.server.redis;
 public final class RedisKeys {
 
     public static final String NODES = "cim:nodes";
+    /** The nodes that take no more logins, as their last heartbeat said (a set; only live ones count). */
+    public static final String FULL_NODES = "cim:nodes:full";
     public static final String BUS_ALL = "cim:bus:all";
 
     private RedisKeys() {

@@ -58,6 +58,8 @@ public final class RedisPresenceStore implements PresenceStore {
     /** {@link #nodeId} as Redis holds it: the field of this node in each presence hash. */
     private final byte[] node;
     private final SlotGroups slots;
+    /** What the next heartbeat says: whether this node takes no more logins. */
+    private volatile boolean full;
 
     /**
      * Presence and liveness over one connection.
@@ -110,13 +112,30 @@ public final class RedisPresenceStore implements PresenceStore {
         }
     }
 
-    /** This node's liveness key, renewed, and its name among the nodes, over the liveness connection. */
+    /**
+     * This node's liveness key, renewed, its name among the nodes, and among the full ones or not,
+     * over the liveness connection.
+     */
     @Override
     public void heartbeat(String address) {
+        boolean takesNoMore = full;
         RedisBatch.run(liveness, (r, sent) -> {
             sent.add(r.set(key(RedisKeys.node(nodeId)), RedisBytes.of(address), SetArgs.Builder.px(nodeTtl)));
             sent.add(r.sadd(key(RedisKeys.NODES), node));
+            sent.add(takesNoMore ? r.sadd(key(RedisKeys.FULL_NODES), node) : r.srem(key(RedisKeys.FULL_NODES), node));
         });
+    }
+
+    @Override
+    public void full(boolean full) {
+        this.full = full;
+    }
+
+    /** Over the liveness connection; a node that died full stays in the set until {@link #liveNodes()} sees it dead. */
+    @Override
+    public Set<String> fullNodes() {
+        Set<String> full = liveness.opsForSet().members(RedisKeys.FULL_NODES);
+        return full == null ? Set.of() : full;
     }
 
     private String field(int sessions) {
@@ -224,6 +243,7 @@ public final class RedisPresenceStore implements PresenceStore {
             sent.add(r.del(key(RedisKeys.node(nodeId))));
             sent.add(r.del(key(RedisKeys.nodeUsers(nodeId))));
             sent.add(r.srem(key(RedisKeys.NODES), node));
+            sent.add(r.srem(key(RedisKeys.FULL_NODES), node));
         });
     }
 
@@ -276,6 +296,7 @@ public final class RedisPresenceStore implements PresenceStore {
                 live.put(nodes.get(i), RedisBytes.text(address));
             } else {
                 liveness.opsForSet().remove(RedisKeys.NODES, nodes.get(i));
+                liveness.opsForSet().remove(RedisKeys.FULL_NODES, nodes.get(i));
             }
         }
         return live;

@@ -27,6 +27,16 @@ public interface PresenceStore {
     void heartbeat(String address);
 
     /**
+     * Whether this node takes no more logins ({@code cim.server.limits.max-connections}): told to the
+     * other nodes from its next heartbeat on, so that they send logins they cannot take elsewhere.
+     * Does not block.
+     */
+    void full(boolean full);
+
+    /** The live nodes that said at their last heartbeat that they take no more logins. */
+    Set<String> fullNodes();
+
+    /**
      * Renews this node's liveness and the presence of its users, given with their session counts.
      * Tells {@code lapsed} each of them whose presence here had lapsed (expired, or lost by the store)
      * before this renewed it: meanwhile they counted as offline, so messages to them may have gone to

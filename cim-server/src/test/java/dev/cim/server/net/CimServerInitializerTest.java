@@ -27,14 +27,56 @@ class CimServerInitializerTest {
     private static final int MAX_LOGIN_FRAME = 1024;
 
     private final ChatService chat = mock(ChatService.class);
-    private final EmbeddedChannel channel = new EmbeddedChannel(new CimServerInitializer(chat,
-            new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE), new CimServer.Settings("127.0.0.1", 0, 1, false,
-                    64 * 1024, MAX_LOGIN_FRAME, Duration.ofSeconds(30), Duration.ofSeconds(10), 40, 3,
-                    Duration.ofSeconds(1), Duration.ofSeconds(1), null, false, CimServer.Web.NONE)));
+    private final NodeCapacity capacity = new NodeCapacity(2, "node-a", () -> List.of("127.0.0.1:9002", "127.0.0.1:9003"),
+            Duration.ofSeconds(5));
+    private final EmbeddedChannel channel = connection();
+
+    private EmbeddedChannel connection() {
+        return new EmbeddedChannel(new CimServerInitializer(chat, new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE),
+                new CimServer.Settings("127.0.0.1", 0, 1, false, 64 * 1024, MAX_LOGIN_FRAME, Duration.ofSeconds(30),
+                        Duration.ofSeconds(10), 40, 3, 2, Duration.ofSeconds(1), Duration.ofSeconds(1), null, false,
+                        CimServer.Web.NONE), capacity));
+    }
+
+    private static ByteBuf frame(Envelope envelope) {
+        byte[] bytes = envelope.toByteArray();
+        return Unpooled.buffer().writeInt(bytes.length).writeBytes(bytes);
+    }
 
     @AfterEach
     void release() {
         channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void loginOnAFullNode_getsAGoAwayNamingTheOtherNodes_beforeItsPasswordIsChecked() {
+        assertThat(capacity.take()).isTrue();
+        assertThat(capacity.take()).isTrue();
+
+        channel.writeInbound(frame(Envelopes.login("carol", "password", "", 1)));
+
+        verifyNoInteractions(chat);
+        assertThat(WrittenFrames.take(channel)).singleElement().satisfies(frame -> {
+            assertThat(frame.getGoAway().getNodesList()).containsExactlyInAnyOrder("127.0.0.1:9002", "127.0.0.1:9003");
+            assertThat(frame.getGoAway().getSpreadMillis()).isEqualTo(NodeCapacity.SPREAD_TO_OTHERS.toMillis());
+            assertThat(frame.getGoAway().getReason())
+                    .isEqualTo("the server node node-a is full (2 connections, cim.server.limits.max-connections)");
+        });
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(capacity.taken()).as("the refused login took no place").isEqualTo(2);
+    }
+
+    @Test
+    void aLoginsPlace_isTakenBeforeItsAnswer_andGivenBackWhenItsConnectionCloses() {
+        EmbeddedChannel other = connection();
+        channel.writeInbound(frame(Envelopes.login("alice", "password", "", 1)));
+        other.writeInbound(frame(Envelopes.login("bob", "password", "", 2)));
+        assertThat(capacity.taken()).isEqualTo(2);
+
+        channel.close();
+        assertThat(capacity.taken()).isEqualTo(1);
+        other.finishAndReleaseAll();
+        assertThat(capacity.taken()).isZero();
     }
 
     /**

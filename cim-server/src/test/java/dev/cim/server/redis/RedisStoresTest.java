@@ -84,6 +84,27 @@ class RedisStoresTest {
     }
 
     @Test
+    void aFullNode_saysSoAtItsHeartbeat_andNoMoreOnceItHasRoomOrIsGone() {
+        RedisPresenceStore full = new RedisPresenceStore(strings, "node-full", Duration.ofSeconds(30),
+                Duration.ofSeconds(4), clock::get);
+        full.registerNode("127.0.0.1:3");
+        full.full(true);
+        assertThat(full.fullNodes()).as("said at the next heartbeat, not before").doesNotContain("node-full");
+
+        full.heartbeat("127.0.0.1:3");
+        assertThat(full.fullNodes()).contains("node-full");
+
+        full.full(false);
+        full.heartbeat("127.0.0.1:3");
+        assertThat(full.fullNodes()).doesNotContain("node-full");
+
+        full.full(true);
+        full.heartbeat("127.0.0.1:3");
+        full.unregisterNode(List.of());
+        assertThat(full.fullNodes()).doesNotContain("node-full");
+    }
+
+    @Test
     void aRefresh_renewsThePresenceOfEveryUserOfTheNode_overSeveralScriptCalls() {
         RedisPresenceStore presence = new RedisPresenceStore(strings, "node-f", Duration.ofSeconds(30),
                 Duration.ofSeconds(4), clock::get);

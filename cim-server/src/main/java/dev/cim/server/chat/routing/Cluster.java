@@ -32,6 +32,10 @@ public final class Cluster {
     private volatile Set<String> others = Set.of();
     /** The addresses of the live nodes as of the last heartbeat, this one first. */
     private volatile List<String> addresses = List.of();
+    /** The live nodes as of the last heartbeat, each at its address. */
+    private volatile Map<String, String> liveNodes = Map.of();
+    /** The nodes that take no more logins, as of the last heartbeat. */
+    private volatile Set<String> full = Set.of();
     /** True while the presence of this node's users may have lapsed in the store; see {@link #presenceInDoubt(boolean)}. */
     private volatile boolean presenceInDoubt;
 
@@ -62,6 +66,7 @@ public final class Cluster {
             }
         });
         addresses = List.copyOf(listed);
+        liveNodes = Map.copyOf(nodes);
         others = Set.copyOf(now);
         return gone;
     }
@@ -69,6 +74,26 @@ public final class Cluster {
     /** The addresses of the live nodes as of the last heartbeat, this one first: what a client is told at login. */
     public List<String> addresses() {
         return addresses;
+    }
+
+    /** The heartbeat saw these nodes say they take no more logins. */
+    public void full(Set<String> nodes) {
+        full = Set.copyOf(nodes);
+    }
+
+    /**
+     * The addresses of the other live nodes that took logins at the last heartbeat: where a full node
+     * sends them.
+     */
+    public List<String> otherAddressesWithRoom() {
+        Set<String> taking = full;
+        List<String> others = new ArrayList<>();
+        liveNodes.forEach((node, address) -> {
+            if (!node.equals(nodeId()) && !taking.contains(node)) {
+                others.add(address);
+            }
+        });
+        return others;
     }
 
     /**

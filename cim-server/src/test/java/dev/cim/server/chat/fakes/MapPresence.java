@@ -28,6 +28,15 @@ public final class MapPresence implements PresenceStore {
     }
 
     @Override
+    public void full(boolean full) {
+    }
+
+    @Override
+    public Set<String> fullNodes() {
+        return Set.of();
+    }
+
+    @Override
     public boolean isAlive(String node) {
         return liveNodes().containsKey(node);
     }

@@ -31,4 +31,21 @@ class ClusterTest {
         assertThat(cluster.live(Map.of("b", "10.0.0.2:9000"))).isEqualTo(Set.of("a", "c"));
         assertThat(cluster.addresses()).containsExactly("10.0.0.2:9000");
     }
+
+    @Test
+    void theNodesAFullNodeSendsLoginsTo_areTheOthersNotFull() {
+        Map<String, String> live = new LinkedHashMap<>();
+        live.put("a", "10.0.0.1:9000");
+        live.put("b", "10.0.0.2:9000");
+        live.put("c", "10.0.0.3:9000");
+        cluster.live(live);
+
+        assertThat(cluster.otherAddressesWithRoom()).containsExactlyInAnyOrder("10.0.0.1:9000", "10.0.0.3:9000");
+
+        cluster.full(Set.of("a", "b"));
+        assertThat(cluster.otherAddressesWithRoom()).containsExactly("10.0.0.3:9000");
+
+        cluster.full(Set.of("a", "c"));
+        assertThat(cluster.otherAddressesWithRoom()).isEmpty();
+    }
 }
