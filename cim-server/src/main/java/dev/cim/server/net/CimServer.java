@@ -144,7 +144,7 @@ public final class CimServer implements SmartLifecycle {
         io = transport.group(settings.ioThreads(), new DefaultThreadFactory("cim-io"));
         channels = new DefaultChannelGroup("cim-connections", GlobalEventExecutor.INSTANCE);
         NodeCapacity capacity = this.capacity = new NodeCapacity(settings.maxConnections() > 0 ? settings.maxConnections()
-                : NodeCapacity.fromOpenFileLimit(), presence.nodeId(), otherNodes, settings.shutdownSpread());
+                : NodeCapacity.fromOpenFileLimit(), presence.nodeId(), otherNodes);
         ServerBootstrap bootstrap = transport.serverBootstrap(acceptor, io)
                 .childHandler(initializer = new CimServerInitializer(chat, channels, settings, capacity));
         try {

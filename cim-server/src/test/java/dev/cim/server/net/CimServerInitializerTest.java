@@ -27,8 +27,7 @@ class CimServerInitializerTest {
     private static final int MAX_LOGIN_FRAME = 1024;
 
     private final ChatService chat = mock(ChatService.class);
-    private final NodeCapacity capacity = new NodeCapacity(2, "node-a", () -> List.of("127.0.0.1:9002", "127.0.0.1:9003"),
-            Duration.ofSeconds(5));
+    private final NodeCapacity capacity = new NodeCapacity(2, "node-a", () -> List.of("127.0.0.1:9002", "127.0.0.1:9003"));
     private final EmbeddedChannel channel = connection();
 
     private EmbeddedChannel connection() {

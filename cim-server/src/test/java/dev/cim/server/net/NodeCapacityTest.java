@@ -3,7 +3,6 @@ package dev.cim.server.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +10,7 @@ class NodeCapacityTest {
 
     @Test
     void placesAreTakenUpToTheLimit_andGivenBack() {
-        NodeCapacity capacity = new NodeCapacity(2, "node-a", List::of, Duration.ofSeconds(5));
+        NodeCapacity capacity = new NodeCapacity(2, "node-a", List::of);
 
         assertThat(capacity.take()).isTrue();
         assertThat(capacity.take()).isTrue();
@@ -22,11 +21,11 @@ class NodeCapacityTest {
     }
 
     @Test
-    void aFullNodeAlone_asksItsClientsToComeBackWithinTheShutdownSpread() {
-        NodeCapacity capacity = new NodeCapacity(1, "node-a", List::of, Duration.ofSeconds(5));
+    void whenNoOtherNodeHasRoom_aFullNodeNamesNone_andAsksForALongerSpread() {
+        NodeCapacity capacity = new NodeCapacity(1, "node-a", List::of);
 
         assertThat(capacity.goAway().getGoAway().getNodesList()).isEmpty();
-        assertThat(capacity.goAway().getGoAway().getSpreadMillis()).isEqualTo(5_000);
+        assertThat(capacity.goAway().getGoAway().getSpreadMillis()).isEqualTo(NodeCapacity.SPREAD_ALL_FULL.toMillis());
     }
 
     @Test
@@ -40,7 +39,7 @@ class NodeCapacityTest {
 
     @Test
     void aLimitBelowOne_isRefused() {
-        assertThatThrownBy(() -> new NodeCapacity(0, "node-a", List::of, Duration.ZERO))
+        assertThatThrownBy(() -> new NodeCapacity(0, "node-a", List::of))
                 .hasMessage("max connections 0 (expected: >= 1)");
     }
 }
