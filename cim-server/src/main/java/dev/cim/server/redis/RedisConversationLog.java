@@ -29,11 +29,11 @@ import org.springframework.data.redis.core.ZSetOperations;
  *
  * <p>And per command. Each message is one {@code XADD} (trimmed to the size limit as it goes); what
  * only keeps a log or an index fresh is done once per key a minute ({@link FreshWrites}): a log's
- * trim to the retention and its time to live, and a user's index entry for the conversation with its
- * time. So a log lives up to a minute past the retention after its last message, and the index
- * orders a user's conversations by their last message to within a minute. Random pairs of 1,000
- * users, the worst case for this, cost Redis 5 times fewer commands per message than with every one
- * written each time.
+ * trim to the retention and its time to live, a user's index entry for the conversation with its
+ * time, and the index's trim and time to live. So a log lives up to a minute past the retention
+ * after its last message, and the index orders a user's conversations by their last message to
+ * within a minute. A message in a conversation new to this server is an {@code XADD} and a
+ * {@code ZADD} for each of its two users, and for a new log its trim and time to live.
  *
  * <h3>Search</h3>
  * A bounded scan in Redis, one Lua call per conversation and step: it reads back from a position at
@@ -70,22 +70,21 @@ public final class RedisConversationLog implements ConversationLog {
             """);
 
     // KEYS: users' conversation indexes. ARGV: now ms, ttl ms, the index's ttl ms, then for each
-    // index: n, conversation, ms (n pairs). Conversations older than the ttl leave an index when a new
-    // one joins it (only that makes it grow); the index goes its ttl after its last touch.
+    // index: n, refresh (1 or 0), conversation, ms (n pairs). An index to refresh loses the
+    // conversations older than the ttl and is kept for the index's ttl.
     private static final LuaScript TOUCH = new LuaScript("log-touch", """
             local a = 4
             local oldest = '(' .. (tonumber(ARGV[1]) - tonumber(ARGV[2]))
             for k = 1, #KEYS do
               local n = tonumber(ARGV[a])
-              local added = 0
-              for i = a + 1, a + 2 * n, 2 do
-                added = added + redis.call('ZADD', KEYS[k], 'GT', ARGV[i + 1], ARGV[i])
+              for i = a + 2, a + 2 * n, 2 do
+                redis.call('ZADD', KEYS[k], 'GT', ARGV[i + 1], ARGV[i])
               end
-              a = a + 2 * n + 1
-              if added > 0 then
+              if ARGV[a + 1] == '1' then
                 redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', oldest)
+                redis.call('PEXPIRE', KEYS[k], ARGV[3])
               end
-              redis.call('PEXPIRE', KEYS[k], ARGV[3])
+              a = a + 2 * n + 2
             end
             return 0
             """);
@@ -221,16 +220,22 @@ public final class RedisConversationLog implements ConversationLog {
             appends.add(new LuaScript.Call(keys, args));
         }
         List<LuaScript.Call> touches = new ArrayList<>();
+        List<String> refreshedIndexes = new ArrayList<>();
         for (List<Map.Entry<String, Map<String, Long>>> group : slots.split(touched.entrySet(),
                 e -> RedisBytes.of(e.getKey()))) {
             List<byte[]> keys = new ArrayList<>(group.size());
-            List<byte[]> args = new ArrayList<>(3 + group.size() * 3);
+            List<byte[]> args = new ArrayList<>(3 + group.size() * 4);
             args.add(RedisBytes.of(now));
             args.add(RedisBytes.of(ttl));
             args.add(RedisBytes.of(keyTtl));
             for (Map.Entry<String, Map<String, Long>> index : group) {
+                boolean refresh = !fresh.fresh(index.getKey(), "", now);
+                if (refresh) {
+                    refreshedIndexes.add(index.getKey());
+                }
                 keys.add(RedisBytes.of(index.getKey()));
                 args.add(RedisBytes.of(index.getValue().size()));
+                args.add(RedisBytes.of(refresh ? 1 : 0));
                 index.getValue().forEach((id, at) -> {
                     args.add(RedisBytes.of(id));
                     args.add(RedisBytes.of(at));
@@ -242,6 +247,7 @@ public final class RedisConversationLog implements ConversationLog {
         refreshed.forEach(key -> fresh.wrote(key, "", now));
         if (!touches.isEmpty()) {
             failOnFirst(TOUCH.runAll(redis, touches));
+            refreshedIndexes.forEach(index -> fresh.wrote(index, "", now));
             touched.forEach((index, conversations) -> conversations.keySet()
                     .forEach(conversation -> fresh.wrote(index, conversation, now)));
         }

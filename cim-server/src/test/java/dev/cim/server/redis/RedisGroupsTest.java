@@ -185,7 +185,7 @@ class RedisGroupsTest {
     }
 
     @Test
-    void userIndex_dropsConversationsPastTheRetention_whenANewOneJoinsIt() {
+    void userIndex_dropsConversationsPastTheRetention_whenRefreshed_oncePerWindow() {
         String alice = name("alice");
         String bob = name("bob");
         String carol = name("carol");
@@ -194,8 +194,14 @@ class RedisGroupsTest {
         assertThat(logs.recent(alice, 0, 10)).extracting(ConversationLog.Recent::conversation)
                 .containsExactly(Conversation.between(alice, bob));
 
-        // 55 s on: the conversation with bob (10 s before NOW) is past the minute, the new one is not.
-        logs.append(List.of(chat(carol, alice, "new", NOW)), NOW + 55_000, retention, 1000);
+        // Within the window the index is fresh: nothing leaves it.
+        logs.append(List.of(chat(carol, alice, "new", NOW + 55_000)), NOW + 55_000, retention, 1000);
+        assertThat(logs.recent(alice, 0, 10)).hasSize(2);
+
+        // Past it, at the next touch (the entry for carol is fresh for a window too): the conversation
+        // with bob (10 s before NOW) is past the minute, the one with carol is not.
+        long later = NOW + 55_000 + RedisConversationLog.FRESH_MILLIS + 5_000;
+        logs.append(List.of(chat(carol, alice, "newer", later)), later, retention, 1000);
 
         assertThat(logs.recent(alice, 0, 10)).extracting(ConversationLog.Recent::conversation)
                 .containsExactly(Conversation.between(alice, carol));
