@@ -18,9 +18,8 @@ import java.util.function.Supplier;
  * is full it names none, and the client tries here again within {@link #SPREAD_ALL_FULL} (or its
  * backoff, if longer): once a node has room again (one that restarted, or one whose users left), the
  * next refusal names it. Each node says at its heartbeat whether it is full. The longer spread when
- * all are full is for the node that restarts: clients of a stopped node that the others could not
- * take try again and again meanwhile, on the same cores (6 nodes at 19,000 connections on 2 cores,
- * one restarted: it listened again 48.6 s after its SIGTERM with 5 s, 23-27 s with no retries).
+ * all are full is for the node that restarts: the clients of a stopped node that the others could
+ * not take retry meanwhile, and where the nodes share cores, their retries slow its start.
  *
  * <p>Why: a process has a cap on open files, and a socket is one. A node at the cap cannot even
  * accept a connection to say it is full, and a client's connection attempt then waits for a timeout
