@@ -186,7 +186,8 @@ class CimServerConfiguration {
         return new CimServer(new CimServer.Settings(properties.host(), properties.port(), properties.effectiveIoThreads(),
                 properties.epoll(), (int) properties.maxFrameSize().toBytes(), (int) l.maxLoginFrameSize().toBytes(),
                 properties.idleTimeout(), l.loginTimeout(), l.connectionsPerAddress(), l.unauthenticatedPerAddress(),
-                l.maxConnections(), properties.shutdown().grace(), properties.shutdown().spread(), serverTls, tls.allowPlaintext(),
+                l.maxConnections(), properties.shutdown().grace(), properties.shutdown().spread(), serverTls,
+                tls.allowPlaintext(),
                 new CimServer.Web(properties.web().enabled(), properties.web().host().isEmpty() ? properties.host()
                         : properties.web().host(), properties.web().port(), properties.web().allowedOrigins())),
                 core.service(), presence, core::otherNodesWithRoom);

@@ -82,8 +82,8 @@ public final class CimServer implements SmartLifecycle {
      */
     public record Settings(String host, int port, int ioThreads, boolean epoll, int maxFrameLength,
             int maxLoginFrameLength, Duration idleTimeout, Duration loginTimeout, int connectionsPerAddress,
-            int unauthenticatedPerAddress, int maxConnections, Duration shutdownGrace, Duration shutdownSpread, ServerTls tls,
-            boolean allowPlaintext, Web web) {
+            int unauthenticatedPerAddress, int maxConnections, Duration shutdownGrace, Duration shutdownSpread,
+            ServerTls tls, boolean allowPlaintext, Web web) {
     }
 
     /**
@@ -115,8 +115,8 @@ public final class CimServer implements SmartLifecycle {
     private volatile Channel webChannel;
 
     /**
-     * @param otherNodes the other live nodes' addresses as of the last heartbeat (no call to the
-     *                   store: asked on the event loops), where a full node sends new logins
+     * @param otherNodes the other live nodes that take logins, by address, as of the last heartbeat
+     *                   (no call to the store: asked on the event loops): where a full node sends them
      * @throws PlaintextRefusedException if the server is to listen in plaintext on an address that
      *         is not loopback without {@link Settings#allowPlaintext()}
      */
