@@ -208,13 +208,9 @@ public final class RedisConversationLog implements ConversationLog {
             args.add(RedisBytes.of(maxEntries));
             args.add(RedisBytes.of(keyTtl));
             for (Map.Entry<String, List<Chat>> log : group) {
-                boolean refresh = !fresh.fresh(log.getKey(), "", now);
-                if (refresh) {
-                    refreshed.add(log.getKey());
-                }
                 keys.add(RedisBytes.of(log.getKey()));
                 args.add(RedisBytes.of(log.getValue().size()));
-                args.add(RedisBytes.of(refresh ? 1 : 0));
+                args.add(refreshFlag(log.getKey(), now, refreshed));
                 log.getValue().forEach(chat -> args.add(chat.toByteArray()));
             }
             appends.add(new LuaScript.Call(keys, args));
@@ -229,13 +225,9 @@ public final class RedisConversationLog implements ConversationLog {
             args.add(RedisBytes.of(ttl));
             args.add(RedisBytes.of(keyTtl));
             for (Map.Entry<String, Map<String, Long>> index : group) {
-                boolean refresh = !fresh.fresh(index.getKey(), "", now);
-                if (refresh) {
-                    refreshedIndexes.add(index.getKey());
-                }
                 keys.add(RedisBytes.of(index.getKey()));
                 args.add(RedisBytes.of(index.getValue().size()));
-                args.add(RedisBytes.of(refresh ? 1 : 0));
+                args.add(refreshFlag(index.getKey(), now, refreshedIndexes));
                 index.getValue().forEach((id, at) -> {
                     args.add(RedisBytes.of(id));
                     args.add(RedisBytes.of(at));
@@ -251,6 +243,18 @@ public final class RedisConversationLog implements ConversationLog {
             touched.forEach((index, conversations) -> conversations.keySet()
                     .forEach(conversation -> fresh.wrote(index, conversation, now)));
         }
+    }
+
+    /**
+     * The script's flag for {@code key}: 1 when its trim and time to live are due (not written within
+     * the window), and then {@code key} joins {@code due}, to be noted as written once Redis took it.
+     */
+    private byte[] refreshFlag(String key, long now, List<String> due) {
+        if (fresh.fresh(key, "", now)) {
+            return RedisBytes.of(0);
+        }
+        due.add(key);
+        return RedisBytes.of(1);
     }
 
     private static void failOnFirst(List<Object> results) {
