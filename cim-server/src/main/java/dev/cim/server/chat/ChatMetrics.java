@@ -8,22 +8,32 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
  * The chat core's meters, all named {@code cim.*} (Prometheus: {@code cim_*}): logins, messages in
- * and out, the routing time of each message from its arrival to its receipt, and the inbox each
- * login found waiting. Sessions count
- * what they write per flush, not per message, to keep the counters off the per-message path.
+ * and out, each message's outcome and routing time from its arrival to its receipt, and the inbox
+ * each login found waiting. Sessions count what they write per flush, not per message, to keep the
+ * counters off the per-message path.
+ *
+ * <p>Every message's outcome is counted; one in {@value #TIMED_ONE_IN}, chosen at random, is timed.
+ * Timing every message cost about 6 % of the server's CPU in a closed loop (async-profiler): two
+ * clock reads and an allocation per message, and in the timer two more clock reads and three
+ * histograms to update. A sample keeps the histogram's quantiles (at 100,000 messages a second,
+ * 6,250 a second are timed) at a sixteenth of the cost.
  */
 final class ChatMetrics {
 
-    /** Times one message from its arrival. */
+    /** Counts, and may time, one message from its arrival. */
     interface Timing {
         void done(boolean stored, boolean failed);
     }
+
+    /** One message in this many is timed. */
+    static final int TIMED_ONE_IN = 16;
 
     private final Counter loginsAccepted;
     private final Counter loginsCreated;
@@ -37,6 +47,11 @@ final class ChatMetrics {
     private final Timer delivered;
     private final Timer stored;
     private final Timer failed;
+    private final Counter routedDelivered;
+    private final Counter routedStored;
+    private final Counter routedFailed;
+    /** A message that is counted and not timed: one for all, nothing allocated per message. */
+    private final Timing counted = this::count;
     private final DistributionSummary backlog;
 
     private final LongSupplier nanoTime;
@@ -66,6 +81,9 @@ final class ChatMetrics {
         delivered = routing(registry, "delivered");
         stored = routing(registry, "stored");
         failed = routing(registry, "failed");
+        routedDelivered = routed(registry, "delivered");
+        routedStored = routed(registry, "stored");
+        routedFailed = routed(registry, "failed");
         backlog = DistributionSummary.builder("cim.inbox.backlog").baseUnit("messages")
                 .description("messages a session found waiting in its user's inbox at login (read before it went live)")
                 .publishPercentileHistogram()
@@ -78,13 +96,19 @@ final class ChatMetrics {
 
     private static Timer routing(MeterRegistry registry, String outcome) {
         return Timer.builder("cim.routing")
-                .description("time from a message's arrival to its receipt: every recipient session "
-                        + "acknowledged it, or it was stored")
+                .description("time from a message's arrival to its receipt (every recipient session "
+                        + "acknowledged it, or it was stored), of one message in " + TIMED_ONE_IN + " chosen at random")
                 .tag("outcome", outcome)
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(30))
                 .register(registry);
+    }
+
+    private static Counter routed(MeterRegistry registry, String outcome) {
+        return Counter.builder("cim.messages.routed").tag("outcome", outcome)
+                .description("chat messages whose receipt went out: delivered to every recipient session, "
+                        + "stored in an inbox, or failed").register(registry);
     }
 
     private static <T> void gauge(MeterRegistry registry, String name, String description, T target,
@@ -136,10 +160,20 @@ final class ChatMetrics {
         };
     }
 
-    /** Starts timing a message now. */
+    /** Starts counting a message now, and timing it if it is among the sample. */
     Timing timer() {
+        if (ThreadLocalRandom.current().nextInt(TIMED_ONE_IN) != 0) {
+            return counted;
+        }
         long start = nanoTime.getAsLong();
-        return (wasStored, wasFailed) -> (wasFailed ? failed : wasStored ? stored : delivered)
-                .record(nanoTime.getAsLong() - start, TimeUnit.NANOSECONDS);
+        return (wasStored, wasFailed) -> {
+            count(wasStored, wasFailed);
+            (wasFailed ? failed : wasStored ? stored : delivered).record(nanoTime.getAsLong() - start,
+                    TimeUnit.NANOSECONDS);
+        };
+    }
+
+    private void count(boolean wasStored, boolean wasFailed) {
+        (wasFailed ? routedFailed : wasStored ? routedStored : routedDelivered).increment();
     }
 }
