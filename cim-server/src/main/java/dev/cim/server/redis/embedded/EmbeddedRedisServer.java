@@ -273,6 +273,16 @@ public final class EmbeddedRedisServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The bytes of a stream's node. Redis 7 allocates a stream's first node at this size (up to
+     * 4,096, its default): a conversation's log of one message then holds 4.3 KB, and most private
+     * conversations are short. At 1,024 (redis-benchmark, 2,000,000 {@code XADD}s of 110 bytes,
+     * {@code MAXLEN ~ 10000}): 500,000 streams of 4 entries take 630 MB against 2,126 MB, at 4.24
+     * against 5.24 µs of Redis CPU per {@code XADD}; 1,000 streams of 2,000 take 6.6 % more memory,
+     * {@code XADD} 2.78 against 3.81 µs, {@code XREVRANGE … COUNT 50} 46.1 against 44.8 µs.
+     */
+    static final int STREAM_NODE_MAX_BYTES = 1024;
+
     /** The configuration file's text; see {@link RedisLockdown} for the reasons. */
     private String config(RedisExecutable binary) {
         StringBuilder c = new StringBuilder();
@@ -286,6 +296,7 @@ public final class EmbeddedRedisServer implements AutoCloseable {
         c.append("appendfilename cim.aof\n");
         c.append("appendfsync ").append(options.fsync()).append('\n');
         c.append("save \"\"\n");
+        c.append("stream-node-max-bytes ").append(STREAM_NODE_MAX_BYTES).append('\n');
         c.append(RedisLockdown.settings(password, options.maxmemory(), binary.version()));
         return c.toString();
     }

@@ -33,6 +33,19 @@ class EmbeddedRedisServerTest {
     }
 
     @Test
+    void aStreamOfOneEntry_takesUnderTwoKilobytes_notTheFourOfRedisDefault() throws IOException {
+        int port = Ports.free();
+        try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir, "everysec")) {
+            redis.start();
+            RawRedis.authenticatedBulk(port, redis.password(), "XADD", "cim:test:log", "*", "c", "x".repeat(110));
+
+            String usage = RawRedis.authenticated(port, redis.password(), "MEMORY", "USAGE", "cim:test:log");
+            // 1,664 here; at Redis's default node size (4,096 bytes) about 4,300
+            assertThat(Long.parseLong(usage.substring(1))).as("bytes of a stream of one entry").isBetween(100L, 2_047L);
+        }
+    }
+
+    @Test
     void start_afterAStop_reloadsWhatWasWritten() throws IOException {
         int port = Ports.free();
         try (EmbeddedRedisServer redis = new EmbeddedRedisServer(port, dataDir, "everysec")) {
