@@ -46,9 +46,7 @@ public final class History {
             HistorySettings settings) {
         this.platform = platform;
         this.blocking = blocking;
-        this.transcript = settings.kept() ? new HistoryWriter(logs, platform.lanes(), platform.clock(), settings,
-                platform.meters())
-                : Transcript.NONE;
+        this.transcript = settings.kept() ? new HistoryWriter(logs, platform, settings) : Transcript.NONE;
         Conversations conversations = new Conversations(groups);
         this.pages = new HistoryPages(logs, conversations, settings);
         this.search = new Search(logs, groups, conversations, settings, platform.clock());

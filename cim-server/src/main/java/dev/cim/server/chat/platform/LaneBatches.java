@@ -1,9 +1,12 @@
 package dev.cim.server.chat.platform;
 
+import dev.cim.common.wheel.DelayScheduler;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -19,6 +22,14 @@ import org.slf4j.LoggerFactory;
  * A batch takes everything queued, so nothing is left behind a task handed over later; what one
  * lane may hold is bounded by what its senders may have unanswered.
  *
+ * <h3>Lingering</h3>
+ * Work that nobody waits for (the history written behind the delivery) may linger: a lane's batch
+ * is then handed over a while after its first item (on the node's wheel), gathering what comes
+ * meanwhile, like a Kafka producer's {@code linger.ms}. At low rates items otherwise come one at a
+ * time, each a round trip of its own and a wake-up of its lane; under load batches fill either way.
+ * The order above then holds among the items only, not against other tasks of the lane. A wheel that
+ * is stopping hands the batch over at once; lanes that are closed see it done on the wheel's thread.
+ *
  * @param <T> an item of work
  */
 public final class LaneBatches<T> {
@@ -30,16 +41,33 @@ public final class LaneBatches<T> {
 
     private final UserLanes lanes;
     private final Consumer<List<T>> work;
+    private final DelayScheduler wheel;
+    private final Duration linger;
     private final Queue<T>[] queues;
     private final AtomicBoolean[] scheduled;
 
     /**
      * @param work does one round of items, in order, on their lane; it handles its own failures
      */
-    @SuppressWarnings("unchecked")
     public LaneBatches(UserLanes lanes, Consumer<List<T>> work) {
+        this(lanes, work, null, Duration.ZERO);
+    }
+
+    /**
+     * Batches that linger: each is handed to its lane {@code linger} after its first item.
+     *
+     * @param wheel  where the wait is kept; null only without a linger
+     * @param linger zero hands a batch over at once
+     */
+    @SuppressWarnings("unchecked")
+    public LaneBatches(UserLanes lanes, Consumer<List<T>> work, DelayScheduler wheel, Duration linger) {
+        if (linger.isNegative() || (wheel == null && !linger.isZero())) {
+            throw new IllegalArgumentException("linger: " + linger + " (expected: zero, or positive with a wheel)");
+        }
         this.lanes = lanes;
         this.work = work;
+        this.wheel = wheel;
+        this.linger = linger;
         int count = lanes.count();
         queues = new Queue[count];
         scheduled = new AtomicBoolean[count];
@@ -54,7 +82,27 @@ public final class LaneBatches<T> {
         int lane = lanes.index(user);
         queues[lane].add(item);
         if (scheduled[lane].compareAndSet(false, true)) {
+            if (linger.isZero()) {
+                lanes.get(lane).execute(() -> drain(lane));
+            } else {
+                later(lane);
+            }
+        }
+    }
+
+    private void later(int lane) {
+        try {
+            wheel.schedule(() -> handOver(lane), linger);
+        } catch (RejectedExecutionException stopping) {
+            handOver(lane);
+        }
+    }
+
+    private void handOver(int lane) {
+        try {
             lanes.get(lane).execute(() -> drain(lane));
+        } catch (RejectedExecutionException closed) {
+            drain(lane);
         }
     }
 

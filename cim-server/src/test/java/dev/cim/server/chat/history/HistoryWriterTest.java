@@ -8,6 +8,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.cim.common.protocol.proto.Chat;
+import dev.cim.common.wheel.DelayScheduler;
+import dev.cim.server.chat.platform.Platform;
 import dev.cim.server.chat.platform.UserLanes;
 import dev.cim.server.store.Conversation;
 import dev.cim.server.store.ConversationLog;
@@ -70,13 +72,19 @@ class HistoryWriterTest {
             return new Found(List.of(), "", 0);
         }
     };
-    private final HistoryWriter writer = new HistoryWriter(log, lanes, Clock.systemUTC(),
-            new HistorySettings(Duration.ofDays(1), 1000), meters);
+    private final DelayScheduler wheel = DelayScheduler.builder().tick(Duration.ofMillis(10)).build();
+    private final HistoryWriter writer = new HistoryWriter(log, platform(Clock.systemUTC()),
+            new HistorySettings(Duration.ofDays(1), 1000));
 
     @AfterEach
     void stop() {
         storeAnswers.countDown();
+        wheel.stopNow();
         lanes.close(1_000);
+    }
+
+    private Platform platform(Clock clock) {
+        return new Platform(lanes, wheel, clock, System::nanoTime, meters);
     }
 
     private static Chat chat(String to, int n) {
@@ -112,8 +120,7 @@ class HistoryWriterTest {
     void failedWrites_areCounted_andLoggedAtMostOnceEveryTenSeconds_sayingHowMany() {
         storeFails = new IllegalStateException("Redis is full");
         StepClock clock = new StepClock();
-        HistoryWriter failing = new HistoryWriter(log, lanes, clock, new HistorySettings(Duration.ofDays(1), 1000),
-                meters);
+        HistoryWriter failing = new HistoryWriter(log, platform(clock), new HistorySettings(Duration.ofDays(1), 1000));
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         Logger logger = (Logger) LoggerFactory.getLogger(HistoryWriter.class);
         logger.addAppender(lines);
@@ -129,6 +136,8 @@ class HistoryWriterTest {
             clock.advance(Duration.ofMillis(1));
             failing.record(chat("bob", 1001));
             await().atMost(Duration.ofSeconds(10)).until(() -> meters.get("cim.history.failed").counter().count() == 1002);
+            // the line follows the count, on the lane's thread
+            await().atMost(Duration.ofSeconds(10)).until(() -> lines.list.size() >= 2);
 
             assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage).hasSize(2)
                     .allSatisfy(line -> assertThat(line).endsWith("java.lang.IllegalStateException: Redis is full"))

@@ -1,9 +1,15 @@
 package dev.cim.server.chat.platform;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+import dev.cim.common.wheel.DelayScheduler;
+import java.time.Duration;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -68,6 +74,55 @@ class LaneBatchesTest {
 
         assertThat(sizes).containsExactly(LaneBatches.ROUND, 1);
         assertThat(order).hasSize(LaneBatches.ROUND + 1).isSorted();
+    }
+
+    @Test
+    void lingering_itemsAddedWithinTheLinger_goAsOneBatch_noEarlierThanTheLinger() {
+        DelayScheduler wheel = DelayScheduler.builder().tick(Duration.ofMillis(10)).build();
+        try {
+            List<List<Integer>> batches = new CopyOnWriteArrayList<>();
+            LaneBatches<Integer> lingering = new LaneBatches<>(lanes, batch -> batches.add(List.copyOf(batch)), wheel,
+                    Duration.ofSeconds(1));
+            long start = System.nanoTime();
+            for (int i = 0; i < 100; i++) {
+                lingering.add("alice", i);
+            }
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> !batches.isEmpty());
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+            assertThat(batches).singleElement().satisfies(batch -> assertThat(batch).hasSize(100).isSorted());
+
+            lingering.add("alice", 100); // the lane is idle again: another linger
+            await().atMost(Duration.ofSeconds(10)).until(() -> batches.size() == 2);
+            assertThat(batches.get(1)).containsExactly(100);
+        } finally {
+            wheel.stopNow();
+        }
+    }
+
+    @Test
+    void lingering_onAStoppedWheel_handsTheBatchOverAtOnce() {
+        DelayScheduler wheel = DelayScheduler.builder().tick(Duration.ofMillis(10)).build();
+        wheel.stopNow();
+        List<Integer> items = new CopyOnWriteArrayList<>();
+        LaneBatches<Integer> lingering = new LaneBatches<>(lanes, items::addAll, wheel, Duration.ofHours(1));
+
+        lingering.add("alice", 1);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> items.size() == 1);
+    }
+
+    @Test
+    void aLinger_needsAWheel_andIsNotNegative() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new LaneBatches<>(lanes, done::add, null,
+                Duration.ofMillis(1))).withMessage("linger: PT0.001S (expected: zero, or positive with a wheel)");
+        DelayScheduler wheel = DelayScheduler.builder().build();
+        try {
+            assertThatIllegalArgumentException().isThrownBy(() -> new LaneBatches<>(lanes, done::add, wheel,
+                    Duration.ofMillis(-1))).withMessageStartingWith("linger: PT-0.001S");
+        } finally {
+            wheel.stopNow();
+        }
     }
 
     private CountDownLatch blockLane() {
