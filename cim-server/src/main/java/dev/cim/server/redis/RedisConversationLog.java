@@ -27,6 +27,12 @@ import org.springframework.data.redis.core.ZSetOperations;
  * messages is written with one script call for their logs and one for their users' indexes of
  * conversations (one per hash slot on a Redis Cluster): Redis's cost is mostly per call.
  *
+ * <p>A message's position is its sent time ({@code XADD <ms>-*}), not the time of its write: the
+ * writer gathers a batch for a while ({@code HistoryWriter}), and a group's post, written at once,
+ * must not look older than a private message sent before it (search merges conversations by
+ * position). A log that already holds a later position (another node's clock ahead) takes the
+ * message at the current time instead, as does a Redis older than 7.
+ *
  * <p>And per command. Each message is one {@code XADD} (trimmed to the size limit as it goes); what
  * only keeps a log or an index fresh is done once per key a minute ({@link FreshWrites}): a log's
  * trim to the retention and its time to live, a user's index entry for the conversation with its
@@ -50,20 +56,24 @@ public final class RedisConversationLog implements ConversationLog {
     static final long FRESH_MILLIS = 60_000;
 
     // KEYS: logs. ARGV: min id to keep, max entries, ttl ms, then for each log: n, refresh (1 or 0),
-    // chat 1..n. Appends, trimming to max entries; a log to refresh is trimmed to the min id and kept
-    // for ttl. Returns how many were appended.
+    // then n pairs: id ('<sent ms>-*', or '*'), chat. Appends, trimming to max entries, each at its
+    // sent time, or now when the log holds a later one (or Redis is older than 7); a log to refresh is
+    // trimmed to the min id and kept for ttl. Returns how many were appended.
     private static final LuaScript APPEND = new LuaScript("log-append", """
             local a, appended = 4, 0
             for k = 1, #KEYS do
               local n = tonumber(ARGV[a])
-              for i = a + 2, a + n + 1 do
-                redis.call('XADD', KEYS[k], 'MAXLEN', '~', ARGV[2], '*', 'c', ARGV[i])
+              for i = a + 2, a + 2 * n, 2 do
+                local added = redis.pcall('XADD', KEYS[k], 'MAXLEN', '~', ARGV[2], ARGV[i], 'c', ARGV[i + 1])
+                if type(added) == 'table' and added.err then
+                  redis.call('XADD', KEYS[k], 'MAXLEN', '~', ARGV[2], '*', 'c', ARGV[i + 1])
+                end
               end
               if ARGV[a + 1] == '1' then
                 redis.call('XTRIM', KEYS[k], 'MINID', '~', ARGV[1])
                 redis.call('PEXPIRE', KEYS[k], ARGV[3])
               end
-              a = a + n + 2
+              a = a + 2 * n + 2
               appended = appended + n
             end
             return appended
@@ -203,7 +213,7 @@ public final class RedisConversationLog implements ConversationLog {
         List<LuaScript.Call> appends = new ArrayList<>();
         for (List<Map.Entry<String, List<Chat>>> group : slots.split(byLog.entrySet(), e -> RedisBytes.of(e.getKey()))) {
             List<byte[]> keys = new ArrayList<>(group.size());
-            List<byte[]> args = new ArrayList<>(3 + 2 * group.size() + chats.size());
+            List<byte[]> args = new ArrayList<>(3 + 2 * group.size() + 2 * chats.size());
             args.add(RedisBytes.of(keepAfterMillis + "-0"));
             args.add(RedisBytes.of(maxEntries));
             args.add(RedisBytes.of(keyTtl));
@@ -211,7 +221,10 @@ public final class RedisConversationLog implements ConversationLog {
                 keys.add(RedisBytes.of(log.getKey()));
                 args.add(RedisBytes.of(log.getValue().size()));
                 args.add(refreshFlag(log.getKey(), now, refreshed));
-                log.getValue().forEach(chat -> args.add(chat.toByteArray()));
+                for (Chat chat : log.getValue()) {
+                    args.add(RedisBytes.of(chat.getSentAtMillis() > 0 ? chat.getSentAtMillis() + "-*" : "*"));
+                    args.add(chat.toByteArray());
+                }
             }
             appends.add(new LuaScript.Call(keys, args));
         }

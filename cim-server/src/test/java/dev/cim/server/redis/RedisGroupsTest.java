@@ -155,6 +155,22 @@ class RedisGroupsTest {
     }
 
     @Test
+    void aPrivateMessage_isPlacedAtItsSentTime_orAtNowWhenItsLogHoldsALaterOne() {
+        String alice = name("alice");
+        String bob = name("bob");
+
+        logs.append(List.of(chat(alice, bob, "sent 5 s ago", NOW - 5_000)), NOW, Duration.ofDays(30), 1000);
+        logs.append(List.of(chat(bob, alice, "sent 9 s ago, written later", NOW - 9_000)), NOW, Duration.ofDays(30), 1000);
+
+        List<ConversationLog.Entry> entries = logs.after(Conversation.between(alice, bob), "", 10);
+        assertThat(entries).extracting(e -> e.chat().getText())
+                .containsExactly("sent 5 s ago", "sent 9 s ago, written later");
+        assertThat(entries.get(0).position()).startsWith((NOW - 5_000) + "-");
+        assertThat(Long.parseLong(entries.get(1).position().split("-")[0])).as("Redis's time of the write")
+                .isGreaterThanOrEqualTo(NOW);
+    }
+
+    @Test
     void privateLogs_ofManyConversationsInOneBatch_eachHoldItsOwnInOrder_andEachUserIndexesTheirs() {
         String alice = name("alice");
         String bob = name("bob");

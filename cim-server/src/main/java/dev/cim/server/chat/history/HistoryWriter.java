@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why linger: without it, at a few thousand messages a second each message was a batch of its
  * own, two script calls and a wake-up of its lane. Paced at 2,000 and 4,000 msg/s
- * ({@code cim-loadgen --parts=1 --rate=4000}), the server with its Redis spent 207-240 and
- * 157-160 µs of CPU per message; lingering, 130-138 and 92-104 µs; with no history, 98 and 73 µs.
- * A message is in its history a tenth of a second after its delivery, or so.
+ * ({@code cim-loadgen --parts=1 --rate=4000}), the server with its Redis spent 207.0-240.0 and
+ * 157.3-159.7 µs of CPU per message; lingering, 130.0-137.7 and 91.8-104.2 µs; with no history,
+ * 97.7 and 73.2 µs. A message is in its history a tenth of a second after it was routed, or so.
  *
  * <p>What waits to be written is bounded ({@value #MAX_BACKLOG} messages): a store that cannot keep
  * up (Redis slower than the traffic, or not answering) makes the history miss messages, counted and
