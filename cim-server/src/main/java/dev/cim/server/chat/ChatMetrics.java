@@ -22,8 +22,8 @@ import java.util.function.ToDoubleFunction;
  * <p>Every message's outcome is counted; one in {@value #TIMED_ONE_IN}, chosen at random, is timed.
  * Timing every message took 3.0 % of the server's samples in a closed loop (async-profiler; this
  * class's meters 6.0 % in all): two clock reads and an allocation per message, and in the timer two
- * more clock reads and three histograms to update. A sample keeps the histogram's quantiles (at 100,000 messages a second,
- * 6,250 a second are timed) at a sixteenth of the cost.
+ * more clock reads and three histograms to update. A sample keeps the histogram's quantiles (at
+ * 100,000 messages a second, 6,250 a second are timed) at a sixteenth of the cost.
  */
 final class ChatMetrics {
 
