@@ -160,7 +160,12 @@ final class ChatMetrics {
         };
     }
 
-    /** Starts counting a message now, and timing it if it is among the sample. */
+    /** The timing of the messages not timed, only counted: the same for all. */
+    Timing untimed() {
+        return counted;
+    }
+
+    /** Starts counting a message now, and timing it if it is among the sample; else {@link #untimed()}. */
     Timing timer() {
         if (ThreadLocalRandom.current().nextInt(TIMED_ONE_IN) != 0) {
             return counted;

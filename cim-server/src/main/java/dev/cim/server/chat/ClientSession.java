@@ -2,6 +2,7 @@ package dev.cim.server.chat;
 
 import dev.cim.server.chat.origin.Origin;
 import dev.cim.server.chat.session.Session;
+import dev.cim.server.chat.session.Tracker;
 
 /**
  * A logged-in client as its transport holds it: the session on this connection, and the client
@@ -15,6 +16,11 @@ public final class ClientSession {
     final Origin origin;
     /** The session token the client logged in with, or was given: the one a logout ends. */
     final String token;
+    /**
+     * Where the outcomes of its messages that are not timed go ({@link Sends}): one for all of them,
+     * made at the first on the session's owner thread, rather than one per message.
+     */
+    Tracker.Outcome receipts;
 
     ClientSession(Session session, Origin origin, String token) {
         this.session = session;

@@ -90,7 +90,7 @@ final class Sends {
                 .setSentAtMillis(clock.millis())
                 .build();
         // The id encoded once, here: the chat keeps the bytes for its deliveries, the receipt reuses them.
-        Tracker tracker = new Tracker(sequence, chat.getIdBytes(), chat.getRecipient(), receiptTo(origin, metrics.timer()));
+        Tracker tracker = new Tracker(sequence, chat.getIdBytes(), chat.getRecipient(), outcomeOf(client, metrics.timer()));
         origin.pending(tracker);
         router.route(chat, tracker, session, origin.gate());
         if (origin.pendingCount() > limits.pendingPerOrigin()) {
@@ -154,6 +154,19 @@ final class Sends {
 
     private static String tooManyToRetry(Tracker.Failure why) {
         return why.reason() + " (and this client has too many messages waiting to be sent again: send it later)";
+    }
+
+    /** Where the outcome of a message of {@code client} goes; one for all the client's messages not timed. */
+    private Tracker.Outcome outcomeOf(ClientSession client, ChatMetrics.Timing timing) {
+        if (timing != metrics.untimed()) {
+            return receiptTo(client.origin, timing);
+        }
+        Tracker.Outcome receipts = client.receipts;
+        if (receipts == null) {
+            receipts = receiptTo(client.origin, timing);
+            client.receipts = receipts;
+        }
+        return receipts;
     }
 
     /** Where a tracked message's outcome goes: a receipt (or refusal) to its origin's current session. */
