@@ -122,10 +122,7 @@ public final class Router {
         }
         String sender = chat.getSender();
         if (from != null && !to.equals(sender)) {
-            UserEntry own = users.get(sender);
-            if (own != null) {
-                own.offer(delivery, from, false);
-            }
+            users.copyToOtherSessions(delivery, from);
         }
         if (gate.mustQueue(to) || held(to)) {
             viaLane(delivery, from, gate);

@@ -20,11 +20,28 @@ public final class LocalUsers {
         return users.get(user);
     }
 
+    /**
+     * Hands a copy of {@code delivery}, counting for nothing, to the other sessions here of
+     * {@code from}'s user (their other terminals see what they sent). Most users have one session:
+     * then neither the map nor the entry's lock is touched.
+     */
+    public void copyToOtherSessions(Delivery delivery, Session from) {
+        UserEntry own = from.entry();
+        if (own != null && own.copyToOthers(delivery, from)) {
+            return;
+        }
+        own = users.get(from.user());
+        if (own != null) {
+            own.offer(delivery, from, false);
+        }
+    }
+
     /** Adds {@code session} to its user's entry, making one if needed. */
     public void add(Session session) {
         while (true) {
             UserEntry entry = users.computeIfAbsent(session.user(), UserEntry::new);
             if (entry.add(session)) {
+                session.entry(entry);
                 return;
             }
             users.remove(session.user(), entry);

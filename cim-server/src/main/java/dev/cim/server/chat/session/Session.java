@@ -81,6 +81,8 @@ public final class Session {
     private boolean goneLive;
     /** While reading is paused: true once it may resume. */
     private BooleanSupplier mayResume;
+    /** The user's entry this session was added to ({@link LocalUsers#add}), or null before. */
+    private volatile UserEntry entry;
 
     /**
      * @param groups the user's groups, whose logs the session reads after the inbox
@@ -142,6 +144,14 @@ public final class Session {
     }
 
     // Any thread.
+
+    UserEntry entry() {
+        return entry;
+    }
+
+    void entry(UserEntry entry) {
+        this.entry = entry;
+    }
 
     /** Hands {@code delivery} to this session; called under its user's entry lock. */
     void enqueue(Delivery delivery) {

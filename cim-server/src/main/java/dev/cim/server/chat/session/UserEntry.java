@@ -25,6 +25,11 @@ public final class UserEntry {
 
     private final String user;
     private final List<Session> sessions = new ArrayList<>(2);
+    /**
+     * The user's session here when they have exactly one, else null: read without the lock by a
+     * router asking whether a sender has other terminals to copy a message to (most have none).
+     */
+    private volatile Session only;
     private boolean removed;
     /** What the last session to leave stores, until that store begins on the lane; else null. */
     private List<Delivery> storing;
@@ -76,12 +81,23 @@ public final class UserEntry {
         return taken;
     }
 
+    /**
+     * Hands a copy of {@code delivery}, counting for nothing, to each session of the user but
+     * {@code from}; without taking the lock when {@code from} is their only one.
+     *
+     * @return false if this entry has been removed (look it up again)
+     */
+    boolean copyToOthers(Delivery delivery, Session from) {
+        return only == from || offer(delivery, from, false) >= 0;
+    }
+
     /** @return false if this entry has been removed (look it up again) */
     synchronized boolean add(Session session) {
         if (removed) {
             return false;
         }
         sessions.add(session);
+        only = sessions.size() == 1 ? session : null;
         return true;
     }
 
@@ -95,6 +111,7 @@ public final class UserEntry {
      */
     synchronized int remove(Session session, List<Delivery> storing, Runnable whileLeaving) {
         sessions.remove(session);
+        only = sessions.size() == 1 ? sessions.get(0) : null;
         whileLeaving.run();
         if (sessions.isEmpty()) {
             this.storing = storing;

@@ -85,6 +85,28 @@ class SessionTest {
         assertThat(session.unacknowledged()).isZero();
     }
 
+    @Test
+    void aCopyToTheSendersOtherSessions_reachesEachButTheSender_andCountsForNothing() {
+        Session sender = session(100);
+        sender.start();
+        FakeConnection otherConnection = new FakeConnection(INLINE);
+        Session other = open(otherConnection, 100, WriteCounter.UNCOUNTED);
+        users.add(other);
+        other.start();
+
+        users.copyToOtherSessions(delivery("seen elsewhere"), sender);
+        assertThat(otherConnection.texts()).containsExactly("seen elsewhere");
+        assertThat(connection.texts()).isEmpty();
+
+        users.remove(other, new ArrayList<>(), () -> { });
+        users.copyToOtherSessions(delivery("alone again"), sender);
+        assertThat(otherConnection.texts()).containsExactly("seen elsewhere");
+        assertThat(connection.texts()).isEmpty();
+
+        assertThat(other.acknowledged(1)).isTrue();
+        assertThat(outcomes).as("a copy settles no receipt").isEmpty();
+    }
+
     /** A session on {@link #queued}, whose owner thread runs only when the test runs its tasks. */
     private Session queuedSession() {
         return open(queued, 100, WriteCounter.UNCOUNTED);
