@@ -42,47 +42,40 @@ final class PendingSequences {
         }
         if (inRing == 0) {
             base = sequence & ~(Long.SIZE - 1L);
-        } else if (sequence >= base + capacity()) {
+        } else if (sequence >= base && !inRange(sequence)) {
             slideOrGrowFor(sequence);
         }
-        if (sequence >= base && sequence < base + capacity()) {
-            int word = wordOf(sequence);
-            long bit = 1L << sequence;
-            if ((words[word] & bit) != 0) {
-                throw new IllegalStateException("request " + sequence + " is pending already (expected: each added once)");
+        boolean added;
+        if (inRange(sequence)) {
+            added = !inRing(sequence);
+            if (added) {
+                words[wordOf(sequence, words.length)] |= 1L << sequence;
+                inRing++;
             }
-            words[word] |= bit;
-            inRing++;
         } else {
             if (overflow == null) {
                 overflow = new TreeSet<>();
             }
-            if (!overflow.add(sequence)) {
-                throw new IllegalStateException("request " + sequence + " is pending already (expected: each added once)");
-            }
+            added = overflow.add(sequence);
+        }
+        if (!added) {
+            throw new IllegalStateException("request " + sequence + " is pending already (expected: each added once)");
         }
     }
 
     /** Removes {@code sequence}; true when it was held. */
     boolean remove(long sequence) {
-        if (inRing > 0 && sequence >= base && sequence < base + capacity()) {
-            int word = wordOf(sequence);
-            long bit = 1L << sequence;
-            if ((words[word] & bit) != 0) {
-                words[word] &= ~bit;
-                inRing--;
-                return true;
-            }
+        if (inRing > 0 && inRange(sequence) && inRing(sequence)) {
+            words[wordOf(sequence, words.length)] &= ~(1L << sequence);
+            inRing--;
+            return true;
         }
         return overflow != null && overflow.remove(sequence);
     }
 
     boolean contains(long sequence) {
-        if (inRing > 0 && sequence >= base && sequence < base + capacity()
-                && (words[wordOf(sequence)] & (1L << sequence)) != 0) {
-            return true;
-        }
-        return overflow != null && overflow.contains(sequence);
+        return (inRing > 0 && inRange(sequence) && inRing(sequence))
+                || (overflow != null && overflow.contains(sequence));
     }
 
     int size() {
@@ -102,13 +95,24 @@ final class PendingSequences {
         return words.length * Long.SIZE;
     }
 
-    private int wordOf(long sequence) {
-        return (int) ((sequence >>> 6) & (words.length - 1));
+    /** True when {@code sequence} lies in the ring's range (written so that no sum overflows). */
+    private boolean inRange(long sequence) {
+        return sequence >= base && sequence - base < capacity();
+    }
+
+    /** Its bit is set; {@code sequence} in range. */
+    private boolean inRing(long sequence) {
+        return (words[wordOf(sequence, words.length)] & (1L << sequence)) != 0;
+    }
+
+    /** The word of {@code sequence} in a ring of {@code length} words (a power of two). */
+    private static int wordOf(long sequence, int length) {
+        return (int) ((sequence >>> 6) & (length - 1));
     }
 
     private long lowestInRing() {
         for (long start = base; ; start += Long.SIZE) {
-            long bits = words[wordOf(start)];
+            long bits = words[wordOf(start, words.length)];
             if (bits != 0) {
                 return start + Long.numberOfTrailingZeros(bits);
             }
@@ -121,10 +125,10 @@ final class PendingSequences {
      */
     private void slideOrGrowFor(long sequence) {
         base = lowestInRing() & ~(Long.SIZE - 1L);
-        while (sequence >= base + capacity() && capacity() < MAX_BITS) {
+        while (!inRange(sequence) && capacity() < MAX_BITS) {
             long[] grown = new long[words.length * 2];
-            for (long start = base; start < base + capacity(); start += Long.SIZE) {
-                grown[(int) ((start >>> 6) & (grown.length - 1))] = words[wordOf(start)];
+            for (long start = base; inRange(start); start += Long.SIZE) {
+                grown[wordOf(start, grown.length)] = words[wordOf(start, words.length)];
             }
             words = grown;
         }

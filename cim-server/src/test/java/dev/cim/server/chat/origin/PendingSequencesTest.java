@@ -79,6 +79,7 @@ class PendingSequencesTest {
         pending.add(7);
         assertThatThrownBy(() -> pending.add(7)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("expected: each added once");
+        assertThat(pending.size()).as("the refused add left the count as it was").isEqualTo(1);
     }
 
     /** Random adds (mostly rising, some far behind or ahead) and removes, against a sorted set. */
