@@ -1,5 +1,8 @@
 package dev.cim.loadgen;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +14,13 @@ import java.util.concurrent.TimeUnit;
  * CPU time (user and system, every thread) used by the server and by this generator between two
  * readings, per message: what a message costs each side, system calls included. On two shared
  * cores this says more than a rate, since both processes compete for the same CPU.
+ *
+ * <p>A process's time includes that of its children once they have ended and it has reaped them
+ * (Linux's {@code cutime} and {@code cstime}): Redis forks a child to rewrite its append-only file,
+ * and under the history's writes those children used a fifth as much CPU as Redis itself. A child
+ * that is measured itself (the embedded Redis, child of the server's process) is not counted again
+ * in its parent. A child still running is counted once it ends, and the servers are not quiet
+ * ({@link #awaitQuiet}) while it runs.
  */
 final class CpuMeter {
 
@@ -21,8 +31,15 @@ final class CpuMeter {
     record Reading(Optional<Duration> server, Optional<Duration> generator, Optional<Duration> others) {
     }
 
-    private final List<ProcessHandle> servers;
-    private final List<ProcessHandle> others;
+    /** Linux's {@code USER_HZ}, the unit of /proc's times: 100 on every architecture it runs on. */
+    private static final long TICKS_PER_SECOND = 100;
+
+    private final List<Measured> servers;
+    private final List<Measured> others;
+
+    /** A process, and whether its reaped children count for it (none of them is measured itself). */
+    private record Measured(ProcessHandle process, boolean withChildren) {
+    }
 
     /** @param serverPid the server's pid, or 0 if unknown (then only the generator is read) */
     CpuMeter(long serverPid) {
@@ -34,16 +51,20 @@ final class CpuMeter {
      * @param otherPids  other processes to report (an external Redis), or none
      */
     CpuMeter(List<Long> serverPids, List<Long> otherPids) {
-        this.servers = handles(serverPids);
-        this.others = handles(otherPids);
+        List<Long> all = new ArrayList<>(serverPids);
+        all.addAll(otherPids);
+        this.servers = measured(serverPids, all);
+        this.others = measured(otherPids, all);
     }
 
-    private static List<ProcessHandle> handles(List<Long> pids) {
-        List<ProcessHandle> handles = new ArrayList<>(pids.size());
+    private static List<Measured> measured(List<Long> pids, List<Long> all) {
+        List<Measured> measured = new ArrayList<>(pids.size());
         for (long pid : pids) {
-            ProcessHandle.of(pid).ifPresent(handles::add);
+            ProcessHandle.of(pid).ifPresent(process -> measured.add(new Measured(process, all.stream()
+                    .noneMatch(other -> ProcessHandle.of(other).flatMap(ProcessHandle::parent)
+                            .map(parent -> parent.pid() == pid).orElse(false)))));
         }
-        return List.copyOf(handles);
+        return List.copyOf(measured);
     }
 
     Reading read() {
@@ -51,19 +72,35 @@ final class CpuMeter {
     }
 
     /** The processes' CPU time together; absent when there are none or one cannot be read. */
-    private static Optional<Duration> total(List<ProcessHandle> processes) {
+    private static Optional<Duration> total(List<Measured> processes) {
         if (processes.isEmpty()) {
             return Optional.empty();
         }
         Duration sum = Duration.ZERO;
-        for (ProcessHandle process : processes) {
-            Optional<Duration> cpu = process.info().totalCpuDuration();
+        for (Measured measured : processes) {
+            Optional<Duration> cpu = measured.process().info().totalCpuDuration();
             if (cpu.isEmpty()) {
                 return Optional.empty();
             }
             sum = sum.plus(cpu.get());
+            if (measured.withChildren()) {
+                sum = sum.plus(reapedChildren(measured.process().pid()));
+            }
         }
         return Optional.of(sum);
+    }
+
+    /** The CPU time of the process's ended and reaped children; zero where /proc cannot be read. */
+    static Duration reapedChildren(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // After the command's closing parenthesis (the command may hold spaces): field 3 on.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(fields[16 - 3]) + Long.parseLong(fields[17 - 3]); // cutime, cstime
+            return Duration.ofMillis(ticks * 1000 / TICKS_PER_SECOND);
+        } catch (IOException | RuntimeException e) {
+            return Duration.ZERO; // not Linux, or the process is gone: its own time is all there is
+        }
     }
 
     /**
@@ -76,6 +113,10 @@ final class CpuMeter {
     boolean awaitQuiet(double share, Duration window, Duration deadline) throws InterruptedException {
         long end = System.nanoTime() + deadline.toNanos();
         while (System.nanoTime() < end) {
+            if (childAtWork()) { // an append-only file's rewrite, whose time counts only once it ends
+                TimeUnit.NANOSECONDS.sleep(window.toNanos());
+                continue;
+            }
             Optional<Duration> from = read().server();
             long start = System.nanoTime();
             TimeUnit.NANOSECONDS.sleep(window.toNanos()); // the window is the measurement
@@ -88,6 +129,11 @@ final class CpuMeter {
             }
         }
         return false;
+    }
+
+    /** True while a server's process has a child that is not measured itself (Redis rewriting its file). */
+    private boolean childAtWork() {
+        return servers.stream().filter(Measured::withChildren).anyMatch(m -> m.process().children().findAny().isPresent());
     }
 
     /** "CPU per message: server 12.3 µs, generator 14.5 µs", from two readings around {@code messages}. */

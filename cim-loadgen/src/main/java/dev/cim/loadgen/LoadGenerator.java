@@ -160,7 +160,7 @@ public final class LoadGenerator {
         children.forEach(node -> servers.add(new InetSocketAddress(options.host(), webSocket ? node.webPort() : node.port())));
         Dialer dialer = dialer(options, servers, clientTls, webSocket);
         List<Long> serverPids = children.isEmpty() ? (serverPid > 0 ? List.of(serverPid) : List.of())
-                : children.stream().map(ChildServer::pid).toList();
+                : children.stream().flatMap(node -> node.pids().stream()).toList(); // with the Redis each started
         if (children.size() > 1) {
             report.note(String.format(Locale.ROOT, "%d nodes on one Redis; users spread over them in turn, so a "
                     + "random pair is on two nodes with probability %.2f; CPU per message sums the %d servers",
