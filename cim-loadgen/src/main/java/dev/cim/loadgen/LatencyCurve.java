@@ -2,6 +2,9 @@ package dev.cim.loadgen;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,9 +32,10 @@ final class LatencyCurve {
     private static final long P99_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** A p99 from which on a side is taken not to carry the rate at all. */
     private static final long SUSTAINED_P99_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final DateTimeFormatter STARTED = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
-    /** One rate on one side. */
-    record Point(double offered, PacedRun.Result result) {
+    /** One rate on one side, measured from {@code started} (wall clock: to set beside other processes' logs). */
+    record Point(double offered, Instant started, PacedRun.Result result) {
 
         /** Within the bound, nothing lost, duplicated or left unoffered. */
         boolean clean() {
@@ -133,7 +137,8 @@ final class LatencyCurve {
             Pairs pairs, String tag, double rate, LoadOptions options, Report report) throws InterruptedException {
         ComparisonPart.quiet(base, other, report);
         new PacedRun(pairs, tag + "w", rate, LEAD_IN).run(side.cpu());
-        return new Point(rate, new PacedRun(pairs, tag, rate, options.latencyDuration()).run(side.cpu()));
+        Instant started = Instant.now();
+        return new Point(rate, started, new PacedRun(pairs, tag, rate, options.latencyDuration()).run(side.cpu()));
     }
 
     /** At how many of the rates both sides sustain the other side's p99 is below the base's, and where it is not. */
@@ -165,7 +170,7 @@ final class LatencyCurve {
 
     private static String describe(Point point) {
         PacedRun.Result r = point.result();
-        return r.latency().toMillis() + " (the generator's lag before writing: p99 "
+        return "from " + STARTED.format(point.started()) + " UTC, " + r.latency().toMillis() + " (the generator's lag before writing: p99 "
                 + Percentiles.ms(r.senderLag().p99()) + " ms), " + r.cpu().replace("CPU per message: ", "CPU/msg ")
                 + (r.ledger().lost() + r.ledger().duplicates() > 0
                         ? ", lost " + r.ledger().lost() + ", duplicated " + r.ledger().duplicates() : "")

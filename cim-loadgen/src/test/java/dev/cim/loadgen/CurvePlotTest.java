@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import javax.imageio.ImageIO;
@@ -31,7 +32,7 @@ class CurvePlotTest {
         for (double fraction : LatencyCurve.FRACTIONS) {
             long p50 = (long) (fraction * scale * 2_000_000);
             Percentiles latency = new Percentiles(1000, p50, p50 * 4, p50 * 6, p50 * 8);
-            points.add(new LatencyCurve.Point(fraction * 100_000, new PacedRun.Result(fraction * 100_000, 1000, 0,
+            points.add(new LatencyCurve.Point(fraction * 100_000, Instant.EPOCH, new PacedRun.Result(fraction * 100_000, 1000, 0,
                     latency, Percentiles.EMPTY, new DeliveryLedger(16), new ReceiptCounts(), "")));
         }
         return new LatencyCurve.Curve(name, points);

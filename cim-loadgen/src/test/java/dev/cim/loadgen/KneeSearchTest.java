@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -73,7 +74,7 @@ class KneeSearchTest {
 
     private static LatencyCurve.Point point(double offered, long p99Millis) {
         long p99 = TimeUnit.MILLISECONDS.toNanos(p99Millis);
-        return new LatencyCurve.Point(offered, new PacedRun.Result(offered, 1000, 0,
+        return new LatencyCurve.Point(offered, Instant.EPOCH, new PacedRun.Result(offered, 1000, 0,
                 new Percentiles(1000, p99 / 2, p99, p99, p99), Percentiles.EMPTY,
                 new DeliveryLedger(16), new ReceiptCounts(), "CPU per message: server 1 µs, generator 1 µs"));
     }

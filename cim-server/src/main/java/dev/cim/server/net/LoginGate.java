@@ -52,7 +52,8 @@ final class LoginGate extends SimpleChannelInboundHandler<Envelope> {
             ctx.writeAndFlush(capacity.goAway()).addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        ctx.channel().closeFuture().addListener(closed -> capacity.release());
+        NodeCapacity taken = capacity; // not this gate, which the session's handler replaces: it would stay with the channel
+        ctx.channel().closeFuture().addListener(closed -> taken.release());
         chat.login(connection, envelope.getLogin(), new ChatService.LoginListener() {
             @Override
             public void loggedIn(ClientSession client) {

@@ -1,5 +1,7 @@
 package dev.cim.server.chat.routing;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -17,27 +19,46 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RouteGate {
 
-    private final ConcurrentHashMap<String, Integer> queued = new ConcurrentHashMap<>();
+    private static final VarHandle QUEUED;
+    private static final VarHandle RETRYING;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            QUEUED = lookup.findVarHandle(RouteGate.class, "queued", ConcurrentHashMap.class);
+            RETRYING = lookup.findVarHandle(RouteGate.class, "retrying", ConcurrentHashMap.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Per recipient, how many messages of this source are on its lane. Made at the first, as
+     * {@link #retrying} is: most sources never need either, and the two empty maps were 128 bytes of
+     * every idle connection's heap. Once made, a map stays.
+     */
+    private volatile ConcurrentHashMap<String, Integer> queued;
     /**
      * Per recipient, the first message of this source refused until it is sent again (the storage
      * failing over, {@code TRY_AGAIN}): the later ones to that recipient are refused too, on arrival
      * and on the lane, so that none overtakes it.
      */
-    private final ConcurrentHashMap<String, Long> retrying = new ConcurrentHashMap<>();
+    private volatile ConcurrentHashMap<String, Long> retrying;
 
     /** True when messages of this source to {@code recipient} are on its lane: later ones must follow. */
     public boolean mustQueue(String recipient) {
-        return !queued.isEmpty() && queued.containsKey(recipient);
+        ConcurrentHashMap<String, Integer> q = queued;
+        return q != null && !q.isEmpty() && q.containsKey(recipient);
     }
 
     /** A message of this source goes to {@code recipient}'s lane. */
     public void enter(String recipient) {
-        queued.merge(recipient, 1, Integer::sum);
+        this.<Integer>made(QUEUED).merge(recipient, 1, Integer::sum);
     }
 
     /** Message {@code sequence} to {@code recipient} is to be sent again; later ones wait for it. */
     public void retry(String recipient, long sequence) {
-        retrying.merge(recipient, sequence, Math::min);
+        this.<Long>made(RETRYING).merge(recipient, sequence, Math::min);
     }
 
     /**
@@ -46,7 +67,8 @@ public final class RouteGate {
      * wait.
      */
     public boolean admit(String recipient, long sequence) {
-        if (retrying.isEmpty()) {
+        ConcurrentHashMap<String, Long> retrying = this.retrying;
+        if (retrying == null || retrying.isEmpty()) {
             return true;
         }
         Long first = retrying.get(recipient);
@@ -62,7 +84,8 @@ public final class RouteGate {
 
     /** True when message {@code sequence} to {@code recipient}, already admitted, must wait for an earlier one sent again. */
     public boolean behindRetry(String recipient, long sequence) {
-        if (retrying.isEmpty()) {
+        ConcurrentHashMap<String, Long> retrying = this.retrying;
+        if (retrying == null || retrying.isEmpty()) {
             return false;
         }
         Long first = retrying.get(recipient);
@@ -71,6 +94,21 @@ public final class RouteGate {
 
     /** A message of this source to {@code recipient} left its lane. */
     public void leave(String recipient) {
-        queued.computeIfPresent(recipient, (r, n) -> n == 1 ? null : n - 1);
+        ConcurrentHashMap<String, Integer> q = queued;
+        if (q != null) {
+            q.computeIfPresent(recipient, (r, n) -> n == 1 ? null : n - 1);
+        }
+    }
+
+    /** The map in {@code field}, made by whichever thread gets here first. */
+    @SuppressWarnings("unchecked")
+    private <V> ConcurrentHashMap<String, V> made(VarHandle field) {
+        ConcurrentHashMap<String, V> map = (ConcurrentHashMap<String, V>) field.getVolatile(this);
+        if (map != null) {
+            return map;
+        }
+        ConcurrentHashMap<String, V> fresh = new ConcurrentHashMap<>();
+        ConcurrentHashMap<String, V> witness = (ConcurrentHashMap<String, V>) field.compareAndExchange(this, null, fresh);
+        return witness == null ? fresh : witness;
     }
 }
