@@ -7,8 +7,11 @@ import dev.cim.common.protocol.proto.Receipt;
 import dev.cim.server.chat.routing.RouteGate;
 import dev.cim.server.chat.session.Session;
 import dev.cim.server.chat.session.Tracker;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * What this node knows of one client origin (a client process of one user, see
@@ -32,6 +35,16 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Origin {
 
     /** Answers kept for repeats; a repeat of an older one is answered "handled earlier". */
+    private static final VarHandle TO_WRITE;
+
+    static {
+        try {
+            TO_WRITE = MethodHandles.lookup().findVarHandle(Origin.class, "toWrite", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private static final int RECENT = 256;
     /** Messages to be sent again an origin may have; past that a store failure is final for it. */
     private static final int MAX_RETRYING = 4096;
@@ -54,18 +67,29 @@ public final class Origin {
     private Envelope[] recentAnswers;
     private int[] recentSessions;
     private volatile Session current;
+    /** On the writer's list ({@link #moved}), to be looked at by its next write. */
+    private volatile boolean toWrite;
+    private final Consumer<Origin> moved;
     private volatile long lastUsedNanos;
     private long persisted;
 
     /**
      * @param watermark the highest request number known to be resolved (from Redis), 0 for a new origin
+     * @param moved     told (once until {@link #written} is called) when this origin routes a number
+     *                  above what was last written: the writer's list of origins to look at
      */
-    public Origin(String user, long origin, long watermark, long nowNanos) {
+    Origin(String user, long origin, long watermark, long nowNanos, Consumer<Origin> moved) {
         this.user = user;
         this.origin = origin;
         this.routed = new AtomicLong(watermark);
         this.persisted = watermark;
         this.lastUsedNanos = nowNanos;
+        this.moved = moved;
+    }
+
+    /** An origin nobody writes: its numbers moving tell no one. */
+    Origin(String user, long origin, long watermark, long nowNanos) {
+        this(user, origin, watermark, nowNanos, o -> { });
     }
 
     public String user() {
@@ -119,6 +143,9 @@ public final class Origin {
                 return retried(sequence);
             }
             if (routed.compareAndSet(last, sequence)) {
+                if (!toWrite) {
+                    toBeWritten();
+                }
                 return true;
             }
         }
@@ -223,8 +250,7 @@ public final class Origin {
     /**
      * The watermark if it moved since it was last written, else -1. The watermark is never above the
      * highest number routed, so an origin that routed nothing since the last write answers without
-     * looking at its unresolved messages: the writer asks every origin every second, and most of
-     * them are idle.
+     * looking at its unresolved messages.
      */
     synchronized long watermarkToPersist() {
         if (routed.get() <= persisted) {
@@ -237,6 +263,29 @@ public final class Origin {
     /** {@code watermark} is written. */
     synchronized void persisted(long watermark) {
         persisted = Math.max(persisted, watermark);
+    }
+
+    /**
+     * The writer took this origin from its list, and wrote what it could: until this origin routes
+     * more, it is not on the list again, unless its watermark may still move (messages routed and
+     * not yet resolved, or the write failed).
+     */
+    void written() {
+        toWrite = false; // first: a number claimed from now on puts the origin back (Dekker's order with claim)
+        boolean behind;
+        synchronized (this) {
+            behind = routed.get() > persisted;
+        }
+        if (behind) {
+            toBeWritten();
+        }
+    }
+
+    /** Puts this origin on the writer's list, once. */
+    private void toBeWritten() {
+        if (TO_WRITE.compareAndSet(this, false, true)) {
+            moved.accept(this);
+        }
     }
 
     /**

@@ -4,9 +4,15 @@ import dev.cim.server.chat.platform.Periodic;
 import dev.cim.server.chat.session.Session;
 import dev.cim.server.store.OriginStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * The client origins this node knows ({@link Origin}), and their watermarks written to the store
  * behind the traffic: once a second, only those that moved, in one round trip. An origin nobody has
  * used for a while is forgotten here (the store keeps its watermark).
+ *
+ * <p>A write looks only at the origins that routed something since they were last written (each
+ * puts itself on a list as it does) and a forgetting only at those without a session: at rest, a
+ * node of 19,000 idle connections looked at all 19,000 every second, 8 % of its CPU in a profile.
  */
 public final class Origins implements AutoCloseable {
 
@@ -27,6 +37,10 @@ public final class Origins implements AutoCloseable {
     private final LongSupplier nanoTime;
     private final long idleNanos;
     private final ConcurrentHashMap<Key, Origin> origins = new ConcurrentHashMap<>();
+    /** Origins that routed since they were last written, each once. */
+    private final Queue<Origin> moved = new ConcurrentLinkedQueue<>();
+    /** Origins that may have no session: the ones a forgetting looks at. */
+    private final Set<Origin> unattached = ConcurrentHashMap.newKeySet();
     private Periodic writer;
 
     /**
@@ -67,7 +81,11 @@ public final class Origins implements AutoCloseable {
             return known;
         }
         long watermark = store.watermark(user, origin);
-        return origins.computeIfAbsent(key, k -> new Origin(user, origin, watermark, nanoTime.getAsLong()));
+        return origins.computeIfAbsent(key, k -> {
+            Origin made = new Origin(user, origin, watermark, nanoTime.getAsLong(), moved::add);
+            unattached.add(made); // until a session speaks for it
+            return made;
+        });
     }
 
     /**
@@ -82,31 +100,52 @@ public final class Origins implements AutoCloseable {
     /** {@code session} closed: it no longer speaks for {@code origin}, if it did. */
     public void detach(Origin origin, Session session) {
         origin.detach(session, nanoTime.getAsLong());
+        if (origin.current() == null) {
+            unattached.add(origin);
+        }
     }
 
     /** Writes the watermarks that moved, and forgets idle origins; a failure is logged and retried next time. */
     void flush() {
-        long now = nanoTime.getAsLong();
-        Map<String, Map<Long, Long>> moved = new HashMap<>();
+        List<Origin> due = new ArrayList<>();
+        for (Origin origin; (origin = moved.poll()) != null; ) {
+            due.add(origin);
+        }
+        Map<String, Map<Long, Long>> watermarks = new HashMap<>();
         Map<Origin, Long> written = new HashMap<>();
-        for (Origin origin : origins.values()) {
+        for (Origin origin : due) {
             long watermark = origin.watermarkToPersist();
             if (watermark >= 0) {
-                moved.computeIfAbsent(origin.user(), u -> new HashMap<>()).put(origin.id(), watermark);
+                watermarks.computeIfAbsent(origin.user(), u -> new HashMap<>()).put(origin.id(), watermark);
                 written.put(origin, watermark);
             }
-            if (origin.isIdle(now, idleNanos) && watermark < 0) {
-                origins.remove(new Key(origin.user(), origin.id()), origin);
+        }
+        if (!watermarks.isEmpty()) {
+            try {
+                store.save(watermarks);
+                written.forEach(Origin::persisted);
+            } catch (RuntimeException e) {
+                log.warn("Could not write the watermarks of {} users: {}", watermarks.size(), e.toString());
             }
         }
-        if (moved.isEmpty()) {
-            return;
-        }
-        try {
-            store.save(moved);
-            written.forEach(Origin::persisted);
-        } catch (RuntimeException e) {
-            log.warn("Could not write the watermarks of {} users: {}", moved.size(), e.toString());
+        due.forEach(Origin::written); // back on the list if its watermark may still move
+        forgetIdle();
+    }
+
+    /** Forgets the origins unused for the idle time with nothing left to write. */
+    private void forgetIdle() {
+        long now = nanoTime.getAsLong();
+        for (Iterator<Origin> it = unattached.iterator(); it.hasNext(); ) {
+            Origin origin = it.next();
+            if (origin.current() != null) {
+                it.remove();
+                if (origin.current() == null) {
+                    unattached.add(origin); // detached meanwhile: detach's add may have come first
+                }
+            } else if (origin.isIdle(now, idleNanos) && origin.watermarkToPersist() < 0) {
+                it.remove();
+                origins.remove(new Key(origin.user(), origin.id()), origin);
+            }
         }
     }
 
