@@ -34,7 +34,6 @@ import java.util.function.Consumer;
  */
 public final class Origin {
 
-    /** Answers kept for repeats; a repeat of an older one is answered "handled earlier". */
     private static final VarHandle TO_WRITE;
 
     static {
@@ -45,6 +44,7 @@ public final class Origin {
         }
     }
 
+    /** Answers kept for repeats; a repeat of an older one is answered "handled earlier". */
     private static final int RECENT = 256;
     /** Messages to be sent again an origin may have; past that a store failure is final for it. */
     private static final int MAX_RETRYING = 4096;
