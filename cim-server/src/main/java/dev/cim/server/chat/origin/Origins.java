@@ -109,7 +109,9 @@ public final class Origins implements AutoCloseable {
     void flush() {
         List<Origin> due = new ArrayList<>();
         for (Origin origin; (origin = moved.poll()) != null; ) {
-            due.add(origin);
+            if (origins.get(new Key(origin.user(), origin.id())) == origin) {
+                due.add(origin);
+            } // else forgotten (idle with a message to be sent again, say): off the list for good
         }
         Map<String, Map<Long, Long>> watermarks = new HashMap<>();
         Map<Origin, Long> written = new HashMap<>();
@@ -152,5 +154,10 @@ public final class Origins implements AutoCloseable {
     /** Origins known to this node. */
     public int size() {
         return origins.size();
+    }
+
+    /** Origins on the writer's list. */
+    int listed() {
+        return moved.size();
     }
 }

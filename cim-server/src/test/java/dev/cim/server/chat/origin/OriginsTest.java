@@ -147,4 +147,26 @@ class OriginsTest {
         assertThat(origins.get("bob", 2)).isSameAs(bob);
         assertThat(origins.get("alice", 1)).as("made anew").isNotSameAs(alice);
     }
+
+    @Test
+    void anOriginForgottenWithAMessageToBeSentAgain_leavesTheWritersList() {
+        Origin alice = origins.get("alice", 1);
+        Session session = session("alice");
+        origins.attach(alice, session);
+        route(alice, 1);
+        route(alice, 2);
+        resolve(alice, 1);
+        assertThat(alice.retry(2, "bob")).isTrue(); // its watermark stays at 1 until 2 comes again
+        origins.flush();
+        assertThat(store.kept).containsEntry("alice/1", 1L);
+        assertThat(origins.listed()).as("its watermark may still move").isEqualTo(1);
+
+        origins.detach(alice, session);
+        now.addAndGet(IDLE.toNanos() + TimeUnit.SECONDS.toNanos(1));
+        origins.flush();
+        assertThat(origins.size()).as("forgotten").isZero();
+        origins.flush();
+
+        assertThat(origins.listed()).isZero();
+    }
 }
