@@ -60,11 +60,15 @@ final class CpuMeter {
     private static List<Measured> measured(List<Long> pids, List<Long> all) {
         List<Measured> measured = new ArrayList<>(pids.size());
         for (long pid : pids) {
-            ProcessHandle.of(pid).ifPresent(process -> measured.add(new Measured(process, all.stream()
-                    .noneMatch(other -> ProcessHandle.of(other).flatMap(ProcessHandle::parent)
-                            .map(parent -> parent.pid() == pid).orElse(false)))));
+            ProcessHandle.of(pid).ifPresent(process -> measured.add(new Measured(process, !parentOfAny(pid, all))));
         }
         return List.copyOf(measured);
+    }
+
+    /** True when {@code pid} is the parent of one of {@code pids}. */
+    private static boolean parentOfAny(long pid, List<Long> pids) {
+        return pids.stream().anyMatch(child -> ProcessHandle.of(child).flatMap(ProcessHandle::parent)
+                .map(parent -> parent.pid() == pid).orElse(false));
     }
 
     Reading read() {
@@ -133,7 +137,8 @@ final class CpuMeter {
 
     /** True while a server's process has a child that is not measured itself (Redis rewriting its file). */
     private boolean childAtWork() {
-        return servers.stream().filter(Measured::withChildren).anyMatch(m -> m.process().children().findAny().isPresent());
+        return servers.stream().filter(Measured::withChildren)
+                .anyMatch(m -> m.process().children().findAny().isPresent());
     }
 
     /** "CPU per message: server 12.3 µs, generator 14.5 µs", from two readings around {@code messages}. */

@@ -170,8 +170,9 @@ final class LatencyCurve {
 
     private static String describe(Point point) {
         PacedRun.Result r = point.result();
-        return "from " + STARTED.format(point.started()) + " UTC, " + r.latency().toMillis() + " (the generator's lag before writing: p99 "
-                + Percentiles.ms(r.senderLag().p99()) + " ms), " + r.cpu().replace("CPU per message: ", "CPU/msg ")
+        return "from " + STARTED.format(point.started()) + " UTC, " + r.latency().toMillis()
+                + " (the generator's lag before writing: p99 " + Percentiles.ms(r.senderLag().p99()) + " ms), "
+                + r.cpu().replace("CPU per message: ", "CPU/msg ")
                 + (r.ledger().lost() + r.ledger().duplicates() > 0
                         ? ", lost " + r.ledger().lost() + ", duplicated " + r.ledger().duplicates() : "")
                 + (r.receipts().refused() > 0 ? " (" + r.receipts() + ")" : "")

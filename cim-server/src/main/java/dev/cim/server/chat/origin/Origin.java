@@ -87,11 +87,6 @@ public final class Origin {
         this.moved = moved;
     }
 
-    /** An origin nobody writes: its numbers moving tell no one. */
-    Origin(String user, long origin, long watermark, long nowNanos) {
-        this(user, origin, watermark, nowNanos, o -> { });
-    }
-
     public String user() {
         return user;
     }
@@ -253,7 +248,7 @@ public final class Origin {
      * looking at its unresolved messages.
      */
     synchronized long watermarkToPersist() {
-        if (routed.get() <= persisted) {
+        if (!behind()) {
             return -1;
         }
         long watermark = watermark();
@@ -272,13 +267,14 @@ public final class Origin {
      */
     void written() {
         toWrite = false; // first: a number claimed from now on puts the origin back (Dekker's order with claim)
-        boolean behind;
-        synchronized (this) {
-            behind = routed.get() > persisted;
-        }
-        if (behind) {
+        if (behind()) {
             toBeWritten();
         }
+    }
+
+    /** True when this origin routed a number above the watermark last written: its watermark may move. */
+    private synchronized boolean behind() {
+        return routed.get() > persisted;
     }
 
     /** Puts this origin on the writer's list, once. */

@@ -8,11 +8,15 @@ import dev.cim.common.protocol.proto.Envelope;
 import dev.cim.common.protocol.proto.Receipt;
 import dev.cim.server.chat.session.Session;
 import dev.cim.server.chat.session.Tracker;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class OriginTest {
 
-    private final Origin origin = new Origin("alice", 0xa1L, 0, 0);
+    /** Where these origins go when their numbers move: nowhere, no writer here. */
+    private static final Consumer<Origin> NOBODY = o -> { };
+
+    private final Origin origin = new Origin("alice", 0xa1L, 0, 0, NOBODY);
 
     private Tracker tracker(long sequence) {
         return new Tracker(sequence, ByteString.copyFromUtf8("id-" + sequence), "bob", (t, s, stored, f) -> { });
@@ -28,7 +32,7 @@ class OriginTest {
 
     @Test
     void claim_startsAboveTheWatermarkLoadedFromTheStore() {
-        Origin known = new Origin("alice", 0xa1L, 41, 0);
+        Origin known = new Origin("alice", 0xa1L, 41, 0, NOBODY);
 
         assertThat(known.claim(41)).isFalse();
         assertThat(known.claim(42)).isTrue();
@@ -96,7 +100,7 @@ class OriginTest {
 
     @Test
     void delivered_resolvesIt_andAnswersARepeatWithADeliveredReceiptOfItsId() {
-        Origin origin = new Origin("alice", 0xa1L, 0, 0);
+        Origin origin = new Origin("alice", 0xa1L, 0, 0, NOBODY);
         origin.claim(7);
         origin.pending(tracker(7));
 
