@@ -1,5 +1,6 @@
 package dev.cim.server.chat;
 
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -11,8 +12,9 @@ import java.util.function.LongSupplier;
  * user's bucket outlives their sessions (reconnecting does not refill it) and is forgotten once it
  * is full again, so memory follows the users who sent lately.
  *
- * <p>Thread-safe: a user's sessions may sit on different I/O threads. A bucket is only read and
- * changed inside the map's atomic per-key steps.
+ * <p>Thread-safe: a user's sessions may sit on different I/O threads. A bucket is read and changed
+ * under its own lock (uncontended: a user's sends come from their sessions), found with a plain
+ * lookup; the map's atomic steps only add and remove buckets.
  */
 final class SendRate {
 
@@ -35,30 +37,33 @@ final class SendRate {
     /** Takes a token for {@code user}: 0 when granted, else the nanoseconds until one will be there. */
     long take(String user) {
         long now = nanoTime.getAsLong();
-        long[] wait = new long[1];
-        // One atomic step per user with forgetIdle's: a bucket being forgotten is never taken from
-        // (which would hand out a fresh full bucket next, burst + 1 in all).
-        buckets.compute(user, (u, bucket) -> {
-            Bucket b = bucket != null ? bucket : new Bucket(burst, now);
-            b.refill(now, perNano, burst);
-            if (b.tokens >= 1) {
-                b.tokens--;
-            } else {
-                wait[0] = (long) Math.ceil((1 - b.tokens) / perNano);
+        while (true) {
+            Bucket bucket = buckets.get(user);
+            if (bucket == null) {
+                bucket = buckets.computeIfAbsent(user, u -> new Bucket(burst, now));
             }
-            return b;
-        });
-        return wait[0];
+            synchronized (bucket) {
+                if (!bucket.forgotten) {
+                    return bucket.take(now, perNano, burst);
+                }
+            }
+            // forgotten meanwhile (it was full): taken from the one that replaces it, never from it,
+            // which would hand out a fresh full bucket next (burst + 1 in all)
+        }
     }
 
     /** Forgets the buckets that are full again: their users have not sent for a while. */
     void forgetIdle() {
         long now = nanoTime.getAsLong();
-        for (String user : buckets.keySet()) {
-            buckets.computeIfPresent(user, (u, bucket) -> {
+        for (Map.Entry<String, Bucket> entry : buckets.entrySet()) {
+            Bucket bucket = entry.getValue();
+            synchronized (bucket) {
                 bucket.refill(now, perNano, burst);
-                return bucket.tokens >= burst ? null : bucket;
-            });
+                if (bucket.tokens >= burst) {
+                    bucket.forgotten = true;
+                    buckets.remove(entry.getKey(), bucket);
+                }
+            }
         }
     }
 
@@ -67,13 +72,26 @@ final class SendRate {
         return buckets.size();
     }
 
+    /** A user's tokens: read and changed under its own lock. */
     private static final class Bucket {
         double tokens;
         long refilledAt;
+        /** Out of the map: taken from no more. */
+        boolean forgotten;
 
         Bucket(double tokens, long now) {
             this.tokens = tokens;
             this.refilledAt = now;
+        }
+
+        /** Takes a token: 0 when there was one, else the nanoseconds until there will be. */
+        long take(long now, double perNano, int burst) {
+            refill(now, perNano, burst);
+            if (tokens >= 1) {
+                tokens--;
+                return 0;
+            }
+            return (long) Math.ceil((1 - tokens) / perNano);
         }
 
         void refill(long now, double perNano, int burst) {

@@ -39,6 +39,6 @@ class ChatMetricsTest {
     }
 
     private double routed(String outcome) {
-        return registry.get("cim.messages.routed").tag("outcome", outcome).counter().count();
+        return registry.get("cim.messages.routed").tag("outcome", outcome).functionCounter().count();
     }
 }

@@ -3,6 +3,8 @@ package dev.cim.server.chat.session;
 import com.google.protobuf.ByteString;
 import dev.cim.common.protocol.proto.ErrorReply;
 import dev.cim.server.store.StoreFullException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * Counts the parts of one message's delivery toward its receipt: each recipient session on this node
@@ -12,8 +14,11 @@ import dev.cim.server.store.StoreFullException;
  * {@link Outcome#done}: to the sender's session as a receipt, or to whatever released a scheduled
  * message.
  *
- * <p>Parts are done on many threads (the recipients' I/O threads, storage threads, the node bus),
- * so the count is guarded; each part is done exactly once by its owner.
+ * <p>Parts are done on many threads (the recipients' I/O threads, storage threads, the node bus);
+ * each part is done exactly once by its owner. The count of open parts and whether the tracker is
+ * sealed share one word with the sessions that acknowledged it, changed by compare-and-set: a
+ * message's three steps (a part expected, the tracker sealed, the part done) are three
+ * compare-and-sets, where a monitor cost two atomic steps each.
  */
 public final class Tracker {
 
@@ -60,16 +65,35 @@ public final class Tracker {
         }
     }
 
+    /** Set in {@link #state} until {@link #seal()}; the bits below count the parts not yet done. */
+    private static final long OPEN = 1L << 30;
+    private static final long PARTS = OPEN - 1;
+    /** One session that acknowledged: {@link #state}'s upper half counts them. */
+    private static final long SESSION = 1L << 32;
+    private static final VarHandle STATE;
+    private static final VarHandle FAILURE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(Tracker.class, "state", long.class);
+            FAILURE = lookup.findVarHandle(Tracker.class, "failure", Failure.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Outcome outcome;
     private final long sequence;
     private final ByteString messageId;
     private final String recipient;
-    private int parts;
-    private int sessions;
-    private boolean stored;
-    private Failure failure;
-    private boolean sealed;
-    private boolean finished;
+    /**
+     * The sessions that acknowledged it (upper half), {@link #OPEN} until sealed, and the parts not
+     * done: nothing in the lower half once finished.
+     */
+    private volatile long state = OPEN;
+    private volatile boolean stored;
+    private volatile Failure failure;
 
     /**
      * @param sequence  the sender's sequence number for the message (its request id)
@@ -99,23 +123,26 @@ public final class Tracker {
      * One more part to wait for: before {@link #seal()}, or after it by the owner of a part not yet
      * done (which keeps the outcome from coming meanwhile).
      */
-    public synchronized void expect() {
-        if (finished) {
-            throw new IllegalStateException("tracker of " + messageId.toStringUtf8() + " has finished (expected: expect() while a part is open)");
+    public void expect() {
+        for (long s = state; ; s = state) {
+            if ((s & (OPEN | PARTS)) == 0) {
+                throw new IllegalStateException("tracker of " + messageId.toStringUtf8() + " has finished (expected: expect() while a part is open)");
+            }
+            if (STATE.compareAndSet(this, s, s + 1)) {
+                return;
+            }
         }
-        parts++;
     }
 
     /** No more parts will be added: the outcome comes once those added are done (at once if none). */
     public void seal() {
-        boolean now;
-        synchronized (this) {
-            sealed = true;
-            now = parts == 0 && !finished;
-            finished |= now;
-        }
-        if (now) {
-            outcome.done(this, sessions, stored, failure);
+        for (long s = state; (s & OPEN) != 0; s = state) {
+            if (STATE.compareAndSet(this, s, s & ~OPEN)) {
+                if ((s & PARTS) == 0) {
+                    finish(s);
+                }
+                return;
+            }
         }
     }
 
@@ -144,23 +171,32 @@ public final class Tracker {
         done(0, false, null);
     }
 
+    /**
+     * A part is done: counted off with the sessions it adds in one compare-and-set, after what else it
+     * adds is set, so whichever thread counts off the last part sees every part's.
+     */
     private void done(int acknowledged, boolean wasStored, Failure why) {
-        boolean now;
-        synchronized (this) {
-            if (parts <= 0) {
-                throw new IllegalStateException("tracker of " + messageId.toStringUtf8() + ": a part done twice (parts " + parts + ")");
-            }
-            parts--;
-            sessions += acknowledged;
-            stored |= wasStored;
-            if (why != null && failure == null) {
-                failure = why;
-            }
-            now = sealed && parts == 0 && !finished;
-            finished |= now;
+        if (wasStored) {
+            stored = true;
         }
-        if (now) {
-            outcome.done(this, sessions, stored, failure);
+        if (why != null) {
+            FAILURE.compareAndSet(this, null, why);
         }
+        for (long s = state; ; s = state) {
+            if ((s & PARTS) == 0) {
+                throw new IllegalStateException("tracker of " + messageId.toStringUtf8() + ": a part done twice (parts 0)");
+            }
+            long next = s - 1 + acknowledged * SESSION;
+            if (STATE.compareAndSet(this, s, next)) {
+                if ((next & (OPEN | PARTS)) == 0) {
+                    finish(next);
+                }
+                return;
+            }
+        }
+    }
+
+    private void finish(long last) {
+        outcome.done(this, (int) (last >>> 32), stored, failure);
     }
 }

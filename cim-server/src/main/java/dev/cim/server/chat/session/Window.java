@@ -16,8 +16,8 @@ import java.util.Map;
  */
 final class Window {
 
-    /** A message written and not yet acknowledged; {@code inboxEntry} is set when it came from the inbox. */
-    private record Sent(Delivery delivery, InboxStore.Entry inboxEntry) {
+    /** A message read from the inbox, written and not yet acknowledged, and where it sits in the inbox. */
+    private record FromInbox(Delivery delivery, InboxStore.Entry inboxEntry) {
     }
 
     /**
@@ -29,8 +29,13 @@ final class Window {
     record Acknowledged(List<InboxStore.Entry> fromInbox, Map<String, String> groups) {
     }
 
-    /** Sized for an idle session (the default's 16 slots, times two deques, are 0.1 KB an idle connection). */
-    private final ArrayDeque<Sent> sent = new ArrayDeque<>(1);
+    /**
+     * A {@link Delivery} for a live message or a group's, a {@link FromInbox} for one read from the
+     * inbox: most are live, and go in as they are, with nothing made for each (a record per message,
+     * read back at its acknowledgement, took 2 % of the server's samples in the closed loop). Sized
+     * for an idle session (the default's 16 slots, times two deques, are 0.1 KB an idle connection).
+     */
+    private final ArrayDeque<Object> sent = new ArrayDeque<>(1);
     private long bytes;
     private long written;
     private long writtenFromInbox;
@@ -40,12 +45,14 @@ final class Window {
 
     /** {@code delivery} was written; {@code inboxEntry} is where it sits in the inbox, or null for a live one. */
     void add(Delivery delivery, InboxStore.Entry inboxEntry) {
-        sent.add(new Sent(delivery, inboxEntry));
-        bytes += delivery.bytes();
-        written++;
-        if (inboxEntry != null) {
+        if (inboxEntry == null) {
+            sent.add(delivery);
+        } else {
+            sent.add(new FromInbox(delivery, inboxEntry));
             writtenFromInbox++;
         }
+        bytes += delivery.bytes();
+        written++;
     }
 
     /** Messages written and not acknowledged. */
@@ -76,15 +83,18 @@ final class Window {
         List<InboxStore.Entry> fromInbox = List.of();
         Map<String, String> groups = Map.of();
         for (long n = acknowledged; n < received; n++) {
-            Sent done = sent.poll();
-            Delivery delivery = done.delivery();
-            bytes -= delivery.bytes();
-            if (done.inboxEntry() != null) {
+            Object done = sent.poll();
+            if (done instanceof FromInbox read) {
+                bytes -= read.delivery().bytes();
                 if (fromInbox.isEmpty()) {
                     fromInbox = new ArrayList<>();
                 }
-                fromInbox.add(done.inboxEntry());
-            } else if (delivery.position() != null) {
+                fromInbox.add(read.inboxEntry());
+                continue;
+            }
+            Delivery delivery = (Delivery) done;
+            bytes -= delivery.bytes();
+            if (delivery.position() != null) {
                 if (groups.isEmpty()) {
                     groups = new HashMap<>();
                 }
@@ -103,9 +113,9 @@ final class Window {
      */
     List<Delivery> takeLive() {
         List<Delivery> live = new ArrayList<>();
-        for (Sent s : sent) {
-            if (s.inboxEntry() == null) {
-                live.add(s.delivery());
+        for (Object s : sent) {
+            if (s instanceof Delivery delivery) {
+                live.add(delivery);
             }
         }
         sent.clear();
