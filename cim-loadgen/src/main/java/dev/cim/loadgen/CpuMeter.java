@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * and under the history's writes those children used a fifth as much CPU as Redis itself. A child
  * that is measured itself (the embedded Redis, child of the server's process) is not counted again
  * in its parent. A child still running is counted once it ends, and the servers are not quiet
- * ({@link #awaitQuiet}) while it runs.
+ * ({@link #awaitQuiet}) while it uses CPU.
  */
 final class CpuMeter {
 
@@ -117,14 +117,10 @@ final class CpuMeter {
     boolean awaitQuiet(double share, Duration window, Duration deadline) throws InterruptedException {
         long end = System.nanoTime() + deadline.toNanos();
         while (System.nanoTime() < end) {
-            if (childAtWork()) { // an append-only file's rewrite, whose time counts only once it ends
-                TimeUnit.NANOSECONDS.sleep(window.toNanos());
-                continue;
-            }
-            Optional<Duration> from = read().server();
+            Optional<Duration> from = busy();
             long start = System.nanoTime();
             TimeUnit.NANOSECONDS.sleep(window.toNanos()); // the window is the measurement
-            Optional<Duration> to = read().server();
+            Optional<Duration> to = busy();
             if (from.isEmpty() || to.isEmpty()) {
                 return false;
             }
@@ -135,10 +131,25 @@ final class CpuMeter {
         return false;
     }
 
-    /** True while a server's process has a child that is not measured itself (Redis rewriting its file). */
-    private boolean childAtWork() {
-        return servers.stream().filter(Measured::withChildren)
-                .anyMatch(m -> m.process().children().findAny().isPresent());
+    /**
+     * The servers' CPU time with what their running children not measured themselves have used so
+     * far: a child at work (Redis rewriting its append-only file) keeps a server from being quiet,
+     * one that only waits (ejabberd's helper processes) does not.
+     */
+    private Optional<Duration> busy() {
+        Optional<Duration> own = total(servers);
+        if (own.isEmpty()) {
+            return own;
+        }
+        Duration sum = own.get();
+        for (Measured measured : servers) {
+            if (measured.withChildren()) {
+                sum = sum.plus(measured.process().children()
+                        .map(child -> child.info().totalCpuDuration().orElse(Duration.ZERO))
+                        .reduce(Duration.ZERO, Duration::plus));
+            }
+        }
+        return Optional.of(sum);
     }
 
     /** "CPU per message: server 12.3 µs, generator 14.5 µs", from two readings around {@code messages}. */

@@ -56,6 +56,27 @@ class CpuMeterTest {
     }
 
     @Test
+    void aServerIsQuiet_withAChildThatWaits_andNotWithOneAtWork() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "Linux's /proc");
+        Process waiting = new ProcessBuilder("sh", "-c", "sleep 60 & wait").start();
+        Process working = new ProcessBuilder("sh", "-c", "sh -c 'while :; do :; done' & wait").start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            awaitChild(waiting, deadline);
+            awaitChild(working, deadline);
+            assertThat(new CpuMeter(waiting.pid()).awaitQuiet(0.1, Duration.ofMillis(300), Duration.ofSeconds(10)))
+                    .as("a shell whose child sleeps").isTrue();
+            assertThat(new CpuMeter(working.pid()).awaitQuiet(0.1, Duration.ofMillis(300), Duration.ofSeconds(2)))
+                    .as("a shell whose child spins").isFalse();
+        } finally {
+            for (Process shell : List.of(waiting, working)) {
+                shell.descendants().forEach(ProcessHandle::destroyForcibly);
+                shell.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    @Test
     void aProcessThatIsGone_countsNoChildren() {
         assertThat(CpuMeter.reapedChildren(Long.MAX_VALUE)).isZero();
     }
