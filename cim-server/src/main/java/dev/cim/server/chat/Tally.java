@@ -13,7 +13,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * adds to a slot of its own, alone on its cache line, with a plain (opaque) write; reading sums the
  * slots. A Micrometer counter adds to one {@code DoubleAdder} all threads share: the two counted per
  * message (a message in, its outcome) took 3.5 % of the server's samples in the closed loop
- * (async-profiler, history off), most of it waiting on the adder's cache lines.
+ * (async-profiler, history off), most of them in the adder's choice of cell and its
+ * compare-and-set.
  *
  * <p>A thread's slot is made at its first count and kept for good, so the sum never goes back; the
  * threads that count are the server's pools', fixed in number.
