@@ -23,6 +23,10 @@ import java.util.Locale;
  *
  * <p>The result is the other side's mean rate over the base side's; each row has the CPU per
  * message of the server that carried it and of the generator, which is where a cost shows first.
+ * Each round's own ratio (its two runs, side by side in time) is reported too, with their median
+ * and range: on two shared cores one side's rate moves by a fifth between consecutive runs (the
+ * relay's 166,275-232,166 msg/s in six 15 s closed loops of one process, 2026-11-27), so the spread
+ * of the rounds says how far the mean's ratio can be trusted.
  */
 final class ComparisonPart {
 
@@ -64,8 +68,10 @@ final class ComparisonPart {
         new ClosedLoopRun(otherPairs).run(window, options.warmup(), SETTLE, other.cpu());
         List<Double> baseRates = new ArrayList<>();
         List<Double> otherRates = new ArrayList<>();
+        List<Double> roundRatios = new ArrayList<>();
         for (int round = 1; round <= options.rounds(); round++) {
             boolean baseFirst = round % 2 == 1;
+            double[] roundRates = new double[2]; // base, other; 0 when not clean
             for (boolean isOther : baseFirst ? new boolean[] {false, true} : new boolean[] {true, false}) {
                 Side side = isOther ? other : base;
                 Pairs pairs = isOther ? otherPairs : basePairs;
@@ -75,6 +81,7 @@ final class ComparisonPart {
                 boolean clean = result.ledger().lost() == 0 && result.ledger().duplicates() == 0;
                 if (clean) {
                     (isOther ? otherRates : baseRates).add(result.perSecond());
+                    roundRates[isOther ? 1 : 0] = result.perSecond();
                 }
                 report.add(1, String.format(Locale.ROOT, "round %d, %s: closed loop, %,d in flight between %,d users, "
                                 + "counted over %ss", round, side.name(), window, pairs.clients().size(),
@@ -83,6 +90,9 @@ final class ComparisonPart {
                                 clean ? "" : " (not counted: loss)", result.cpu(),
                                 ThroughputPart.accounting(result.ledger(), result.receipts())),
                         "");
+            }
+            if (roundRates[0] > 0 && roundRates[1] > 0) {
+                roundRatios.add(roundRates[1] / roundRates[0]);
             }
         }
         if (baseRates.isEmpty() || otherRates.isEmpty()) {
@@ -101,6 +111,12 @@ final class ComparisonPart {
                 String.format(Locale.ROOT, "**%.3f** (%s costs %.1f %%; %s)", ratio, other.name(), (1 - ratio) * 100,
                         ratio >= target.minimum() ? "met" : "not met"),
                 target.text());
+        if (roundRatios.size() > 1) {
+            List<Double> sorted = roundRatios.stream().sorted().toList();
+            report.add(1, other.name() + " / " + base.name() + " in each round (its two runs side by side)",
+                    String.format(Locale.ROOT, "%s; median %.3f, from %.3f to %.3f", ratios(roundRatios),
+                            median(roundRatios), sorted.get(0), sorted.get(sorted.size() - 1)), "");
+        }
         return new Means(baseMean, otherMean);
     }
 
@@ -116,6 +132,20 @@ final class ComparisonPart {
                 report.note(side.name() + " was not quiet within " + QUIET_DEADLINE.toSeconds() + " s before a run");
             }
         }
+    }
+
+    /** The middle value, or the mean of the two middle ones; NaN for none. */
+    static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> sorted = values.stream().sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+    }
+
+    private static String ratios(List<Double> values) {
+        return String.join(", ", values.stream().map(v -> String.format(Locale.ROOT, "%.3f", v)).toList());
     }
 
     private static double mean(List<Double> values) {
