@@ -2,6 +2,7 @@ package dev.cim.loadgen;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -104,7 +105,7 @@ final class ComparisonPart {
         for (Side side : List.of(base, other)) {
             List<Double> rates = side == base ? baseRates : otherRates;
             report.add(1, side.name() + " msgs/s, mean of " + rates.size() + " runs",
-                    String.format(Locale.ROOT, "%,.0f msg/s (runs %s)", mean(rates), list(rates)), "");
+                    String.format(Locale.ROOT, "%,.0f msg/s (runs %s)", mean(rates), list(rates, "%,.0f")), "");
         }
         double ratio = otherMean / baseMean;
         report.add(1, other.name() + " / " + base.name() + " closed-loop msgs/s",
@@ -112,10 +113,9 @@ final class ComparisonPart {
                         ratio >= target.minimum() ? "met" : "not met"),
                 target.text());
         if (roundRatios.size() > 1) {
-            List<Double> sorted = roundRatios.stream().sorted().toList();
             report.add(1, other.name() + " / " + base.name() + " in each round (its two runs side by side)",
-                    String.format(Locale.ROOT, "%s; median %.3f, from %.3f to %.3f", ratios(roundRatios),
-                            median(roundRatios), sorted.get(0), sorted.get(sorted.size() - 1)), "");
+                    String.format(Locale.ROOT, "%s; median %.3f, from %.3f to %.3f", list(roundRatios, "%.3f"),
+                            median(roundRatios), Collections.min(roundRatios), Collections.max(roundRatios)), "");
         }
         return new Means(baseMean, otherMean);
     }
@@ -144,15 +144,11 @@ final class ComparisonPart {
         return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
-    private static String ratios(List<Double> values) {
-        return String.join(", ", values.stream().map(v -> String.format(Locale.ROOT, "%.3f", v)).toList());
-    }
-
     private static double mean(List<Double> values) {
         return values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
-    private static String list(List<Double> values) {
-        return String.join(", ", values.stream().map(v -> String.format(Locale.ROOT, "%,.0f", v)).toList());
+    private static String list(List<Double> values, String format) {
+        return String.join(", ", values.stream().map(v -> String.format(Locale.ROOT, format, v)).toList());
     }
 }
