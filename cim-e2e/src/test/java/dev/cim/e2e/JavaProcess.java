@@ -196,10 +196,22 @@ public final class JavaProcess implements AutoCloseable {
      * Ends the process at once, as a crash would (SIGKILL), and waits until everything it printed
      * is in the {@link #transcript()}: its last lines may still be in the pipe when it dies, and a
      * test that reads the transcript at once (the fault suite's "highest SENT") would miss them.
+     * The signal goes through the {@link ProcessHandle}: {@link Process#destroyForcibly()} also
+     * closes this end of the pipe, and what the pump had not read yet was lost (a killed member's
+     * last messages, shown and acknowledged, counted as never shown on a loaded machine).
+     *
+     * @throws IllegalStateException if the process is not gone, or its output not read to its end,
+     *                               within 10 s each
      */
     public void kill() throws InterruptedException {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        pump.join(TimeUnit.SECONDS.toMillis(5));
+        process.toHandle().destroyForcibly();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(name + " still running 10 s after SIGKILL");
+        }
+        pump.join(TimeUnit.SECONDS.toMillis(10));
+        if (pump.isAlive()) {
+            throw new IllegalStateException("the output of " + name + " not read to its end 10 s after it died");
+        }
     }
 
     public String transcript() {
@@ -211,7 +223,7 @@ public final class JavaProcess implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
-            process.destroy();
+            process.toHandle().destroy(); // SIGTERM, the pipe left open for the pump (see kill)
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 kill();
             }

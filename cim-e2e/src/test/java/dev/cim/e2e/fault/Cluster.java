@@ -32,6 +32,8 @@ final class Cluster implements AutoCloseable {
     private final JavaProcess[] servers;
     private final List<String> extraArgs;
     private final List<JavaProcess> clients = new ArrayList<>();
+    /** Server processes that were killed and replaced by a restart, kept for their output. */
+    private final List<JavaProcess> replaced = new ArrayList<>();
     private RedisProcess redis;
     /** Set for nodes on a Redis Cluster ({@link #onRedisCluster}), started by {@link #start}. */
     private final boolean onRedisCluster;
@@ -127,6 +129,9 @@ final class Cluster implements AutoCloseable {
         }
         args.addAll(extraArgs);
         // Redis' password (of the test's own Redis) through the environment, as in production.
+        if (servers[node] != null) {
+            replaced.add(servers[node]);
+        }
         servers[node] = JavaProcess.start("server-" + node, serverJar, args, embedded ? java.util.Map.of()
                 : onRedisCluster ? redisCluster.serverEnvironment() : RedisProcess.serverEnvironment(redisPassword));
         servers[node].await("listening on", START);
@@ -179,6 +184,7 @@ final class Cluster implements AutoCloseable {
                 .resolve("cim-e2e/target/fault-outputs").resolve(fileName(fault));
         Files.createDirectories(dir);
         List<JavaProcess> all = new ArrayList<>(clients);
+        all.addAll(replaced);
         for (JavaProcess server : servers) {
             if (server != null) {
                 all.add(server);

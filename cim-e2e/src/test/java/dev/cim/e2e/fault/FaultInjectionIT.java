@@ -11,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
@@ -381,11 +383,19 @@ class FaultInjectionIT {
             }
 
             // One ledger per member and sender: each member must show each sender's confirmed messages.
-            await("every confirmed message shown at every member").atMost(WAIT).until(() ->
-                    groupLedgers(senders, members, sending, crowd0, crowd1, solo, other).stream()
-                            .allMatch(Ledger::allShown));
-            List<Ledger> settled = groupLedgers(senders, members, sending, crowd0, crowd1, solo, other);
-            Ledger.Counts total = Ledger.sum(settled);
+            AtomicReference<Map<String, Ledger>> latest = new AtomicReference<>(Map.of());
+            try {
+                await("every confirmed message shown at every member").atMost(WAIT).until(() -> {
+                    latest.set(groupLedgers(senders, members, sending, crowd0, crowd1, solo, other));
+                    return latest.get().values().stream().allMatch(Ledger::allShown);
+                });
+            } catch (ConditionTimeoutException e) {
+                cluster.keepOutputs("group");
+                throw new AssertionError("not every confirmed message shown at every member within " + WAIT + ": "
+                        + notShown(latest.get()), e);
+            }
+            Map<String, Ledger> settled = groupLedgers(senders, members, sending, crowd0, crowd1, solo, other);
+            Ledger.Counts total = Ledger.sum(List.copyOf(settled.values()));
             record("group of 50 on two nodes: a member's client SIGKILL (twice), a node SIGKILL (counted per member)",
                     3, total);
             if (!total.clean()) {
@@ -396,12 +406,14 @@ class FaultInjectionIT {
     }
 
     /**
-     * A ledger for each member and sender, from what the processes printed: the crowds' lines name
-     * their member, the lone members' and the senders' do not (they are their own).
+     * A ledger for each member and sender, keyed "sender to member", from what the processes printed:
+     * the crowds' lines name their member, the lone members' and the senders' do not (they are their
+     * own).
      */
-    private static List<Ledger> groupLedgers(List<String> senders, List<String> members, List<JavaProcess> sending,
-            JavaProcess crowd0, JavaProcess crowd1, List<JavaProcess> solo, JavaProcess other) {
-        List<Ledger> ledgers = new ArrayList<>();
+    private static Map<String, Ledger> groupLedgers(List<String> senders, List<String> members,
+            List<JavaProcess> sending, JavaProcess crowd0, JavaProcess crowd1, List<JavaProcess> solo,
+            JavaProcess other) {
+        Map<String, Ledger> ledgers = new LinkedHashMap<>();
         String crowds = crowd0.transcript() + "\n" + crowd1.transcript();
         for (int s = 0; s < senders.size(); s++) {
             String sender = senders.get(s);
@@ -420,10 +432,23 @@ class FaultInjectionIT {
                 } else {
                     ledger.receiver(from(ofMember(crowds, member), sender));
                 }
-                ledgers.add(ledger);
+                ledgers.put(sender + " to " + member, ledger);
             }
         }
         return ledgers;
+    }
+
+    /** Which member misses which of a sender's confirmed messages: the count and the first few numbers. */
+    private static String notShown(Map<String, Ledger> ledgers) {
+        List<String> misses = new ArrayList<>();
+        ledgers.forEach((pair, ledger) -> {
+            List<Long> missing = ledger.notShown();
+            if (!missing.isEmpty()) {
+                misses.add(pair + ": " + missing.size() + " of " + ledger.confirmed().size() + ", the first "
+                        + missing.subList(0, Math.min(10, missing.size())));
+            }
+        });
+        return misses.isEmpty() ? "none missing at the last look" : String.join("; ", misses);
     }
 
     /** The "RECV member sender n" lines of {@code member}, as "RECV sender n". */
