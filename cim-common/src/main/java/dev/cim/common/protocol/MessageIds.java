@@ -1,5 +1,8 @@
 package dev.cim.common.protocol;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
@@ -15,6 +18,7 @@ public final class MessageIds {
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final HexFormat HEX = HexFormat.of();
+    private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private MessageIds() {
     }
@@ -35,10 +39,35 @@ public final class MessageIds {
      */
     public static String of(long origin, long sequence) {
         String prefix = prefix(origin); // first: a zero origin is refused before the sequence is looked at
-        if (sequence <= 0) {
-            throw new IllegalArgumentException("sequence: " + sequence + " (expected: > 0)");
-        }
+        checkSequence(sequence);
         return prefix + sequence;
+    }
+
+    /**
+     * The id of request {@code sequence} of {@code origin} as UTF-8 bytes, for a message built with
+     * {@code setIdBytes}: one array and its wrapper, where {@link #of} and protobuf's encoding of its
+     * string make some eight strings, arrays and wrappers on the way.
+     *
+     * @throws IllegalArgumentException if {@code origin} is 0 or {@code sequence} is not positive
+     */
+    public static ByteString utf8(long origin, long sequence) {
+        checkOrigin(origin);
+        checkSequence(sequence);
+        int digits = 1;
+        for (long rest = sequence / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        byte[] id = new byte[17 + digits];
+        for (int i = 15; i >= 0; i--) {
+            id[i] = HEX_DIGITS[(int) (origin & 0xf)];
+            origin >>>= 4;
+        }
+        id[16] = '-';
+        for (int i = id.length - 1; i > 16; i--) {
+            id[i] = (byte) ('0' + sequence % 10);
+            sequence /= 10;
+        }
+        return UnsafeByteOperations.unsafeWrap(id); // the array is ours alone, never written again
     }
 
     /**
@@ -46,10 +75,20 @@ public final class MessageIds {
      * is {@code prefix(origin) + n}, for a client that makes the ids of many of its messages.
      */
     public static String prefix(long origin) {
+        checkOrigin(origin);
+        return HEX.toHexDigits(origin) + "-";
+    }
+
+    private static void checkOrigin(long origin) {
         if (origin == 0) {
             throw new IllegalArgumentException("origin: 0 (expected: a random non-zero number)");
         }
-        return HEX.toHexDigits(origin) + "-";
+    }
+
+    private static void checkSequence(long sequence) {
+        if (sequence <= 0) {
+            throw new IllegalArgumentException("sequence: " + sequence + " (expected: > 0)");
+        }
     }
 
     /** The origin as it appears in ids and logs: 16 hex digits. */

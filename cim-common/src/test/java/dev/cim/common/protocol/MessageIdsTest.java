@@ -19,6 +19,21 @@ class MessageIdsTest {
     }
 
     @Test
+    void utf8_isTheIdsBytes() {
+        long[] origins = {0xa1L, -1L, Long.MIN_VALUE, Long.MAX_VALUE, 0x0123456789abcdefL, MessageIds.newOrigin()};
+        long[] sequences = {1, 9, 10, 99, 100, 12_345, 999_999_999L, 1_000_000_000L, Long.MAX_VALUE};
+        for (long origin : origins) {
+            for (long sequence : sequences) {
+                assertThat(MessageIds.utf8(origin, sequence).toStringUtf8())
+                        .as("origin %x, sequence %d", origin, sequence).isEqualTo(MessageIds.of(origin, sequence));
+            }
+        }
+        assertThatIllegalArgumentException().isThrownBy(() -> MessageIds.utf8(0, 1)).withMessageContaining("non-zero");
+        assertThatIllegalArgumentException().isThrownBy(() -> MessageIds.utf8(1, 0))
+                .withMessageContaining("expected: > 0");
+    }
+
+    @Test
     void prefix_followedByTheSequence_isTheId() {
         assertThat(MessageIds.prefix(0xa1L) + 42).isEqualTo(MessageIds.of(0xa1L, 42));
         assertThat(MessageIds.prefix(-1L) + Long.MAX_VALUE).isEqualTo(MessageIds.of(-1L, Long.MAX_VALUE));

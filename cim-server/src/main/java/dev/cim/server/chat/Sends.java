@@ -83,13 +83,13 @@ final class Sends {
             return;
         }
         Chat chat = Chat.newBuilder()
-                .setId(MessageIds.of(origin.id(), sequence))
+                .setIdBytes(MessageIds.utf8(origin.id(), sequence))
                 .setSender(session.user())
                 .setRecipient(recipient)
                 .setTextBytes(text)
                 .setSentAtMillis(clock.millis())
                 .build();
-        // The id encoded once, here: the chat keeps the bytes for its deliveries, the receipt reuses them.
+        // The id made once, as bytes: the chat writes them in its deliveries, the receipt reuses them.
         Tracker tracker = new Tracker(sequence, chat.getIdBytes(), chat.getRecipient(), outcomeOf(client, metrics.timer()));
         origin.pending(tracker);
         router.route(chat, tracker, session, origin.gate());
