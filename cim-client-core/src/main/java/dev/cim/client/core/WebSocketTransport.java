@@ -1,6 +1,5 @@
 package dev.cim.client.core;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.cim.common.protocol.EnvelopeEncoder;
 import dev.cim.common.protocol.Envelopes;
 import dev.cim.common.protocol.WebSocketFraming;
@@ -70,12 +69,7 @@ final class WebSocketTransport {
                 throw new CorruptedFrameException("a " + frame.getClass().getSimpleName()
                         + " from the server (expected: binary messages, subprotocol " + SUBPROTOCOL + ")");
             }
-            try {
-                out.add(Envelopes.received(Envelope.parser().parseFrom(frame.content().nioBuffer())));
-            } catch (InvalidProtocolBufferException e) {
-                throw new CorruptedFrameException("message of " + frame.content().readableBytes()
-                        + " bytes is not a cim Envelope: " + e.getMessage(), e);
-            }
+            out.add(Envelopes.received(Envelopes.parse(frame.content(), "message")));
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.cim.common.protocol;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.cim.common.protocol.proto.AccountSettings;
 import dev.cim.common.protocol.proto.Ack;
 import dev.cim.common.protocol.proto.Cancel;
@@ -25,6 +26,8 @@ import dev.cim.common.protocol.proto.Scheduled;
 import dev.cim.common.protocol.proto.ScheduledChange;
 import dev.cim.common.protocol.proto.ScheduledList;
 import dev.cim.common.protocol.proto.Send;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import java.util.Collection;
 
 /**
@@ -44,6 +47,25 @@ public final class Envelopes {
     public static final int PROTOCOL_VERSION = 5;
 
     private Envelopes() {
+    }
+
+    /**
+     * The Envelope in {@code payload}'s readable bytes, which are left unread. Parsed from one copy
+     * of them: protobuf decodes a direct buffer's view (Netty's {@code nioBuffer}) by copying it into
+     * an array anyway, after two or three {@code ByteBuffer} objects; a heap buffer with its array to
+     * itself is not copied.
+     *
+     * @param what what the payload is, for the error: "frame", "message"
+     * @throws io.netty.handler.codec.CorruptedFrameException if the bytes are not an Envelope
+     */
+    public static Envelope parse(ByteBuf payload, String what) {
+        try {
+            return Envelope.parser().parseFrom(ByteBufUtil.getBytes(payload, payload.readerIndex(),
+                    payload.readableBytes(), false));
+        } catch (InvalidProtocolBufferException e) {
+            throw new io.netty.handler.codec.CorruptedFrameException(what + " of " + payload.readableBytes()
+                    + " bytes is not a cim Envelope: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -86,12 +86,7 @@ final class WebSocketEnvelopes extends MessageToMessageDecoder<WebSocketFrame> {
         if (frame instanceof TextWebSocketFrame text) {
             envelope = fromJson(text.text());
         } else if (frame instanceof BinaryWebSocketFrame) {
-            try {
-                envelope = Envelope.parser().parseFrom(content.nioBuffer());
-            } catch (InvalidProtocolBufferException e) {
-                throw new CorruptedFrameException("message of " + content.readableBytes()
-                        + " bytes is not a cim Envelope: " + e.getMessage(), e);
-            }
+            envelope = Envelopes.parse(content, "message");
         } else {
             throw new CorruptedFrameException("a " + frame.getClass().getSimpleName()
                     + " (expected: a text or binary message)");
