@@ -4,6 +4,7 @@ import dev.cim.client.core.CimClient;
 import dev.cim.client.core.CimClientBuilder;
 import dev.cim.client.core.SeenIds;
 import dev.cim.client.core.ServerAddress;
+import dev.cim.common.Failures;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import java.net.InetAddress;
@@ -11,8 +12,10 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -97,15 +100,18 @@ final class ClientPool implements AutoCloseable {
             client.traffic(traffic);
             client.attach(builder(client, i).build());
             started.add(client);
-            client.connect().whenComplete((ok, failure) -> inFlight.release());
+            client.connect(deadline).whenComplete((ok, failure) -> inFlight.release());
         }
         List<LoadClient> ok = new ArrayList<>(started.size());
         String firstFailure = "";
         for (LoadClient client : started) {
             try {
-                ok.add(client.connect().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
-            } catch (Exception e) {
-                firstFailure = firstFailure.isEmpty() ? String.valueOf(e.getCause() != null ? e.getCause() : e) : firstFailure;
+                ok.add(client.login().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            } catch (TimeoutException e) {
+                firstFailure = firstFailure.isEmpty() ? "not logged in within " + timeout.toSeconds() + " s" : firstFailure;
+                client.close();
+            } catch (ExecutionException e) {
+                firstFailure = firstFailure.isEmpty() ? Failures.rootMessage(e) : firstFailure;
                 client.close();
             }
         }

@@ -28,6 +28,8 @@ final class LoadClient implements CimListener, ChatUser {
     private volatile boolean loggedIn;
     private volatile long loggedInNanos;
     private volatile boolean closing;
+    private final CompletableFuture<LoadClient> firstLogin = new CompletableFuture<>();
+    private volatile long loginDeadline;
 
     LoadClient(int index, String user, ClientCounters counters) {
         this.index = index;
@@ -82,9 +84,27 @@ final class LoadClient implements CimListener, ChatUser {
         return client.eventLoop();
     }
 
-    /** Connects and logs in; completes with this client. */
-    CompletableFuture<LoadClient> connect() {
-        return client.connect().thenApply(login -> this);
+    /**
+     * Connects and logs in; completes with this client, or fails when the server refuses the login,
+     * or refuses it for now (a throttle: too many new accounts or failed logins from this address)
+     * for longer than until {@code deadline} ({@link System#nanoTime()}): the client library would
+     * wait and try again then, a generator would wait in silence.
+     */
+    CompletableFuture<LoadClient> connect(long deadline) {
+        loginDeadline = deadline;
+        client.connect().whenComplete((login, failure) -> {
+            if (failure != null) {
+                firstLogin.completeExceptionally(failure);
+            } else {
+                firstLogin.complete(this);
+            }
+        });
+        return firstLogin;
+    }
+
+    /** What {@link #connect(long)} returned. */
+    CompletableFuture<LoadClient> login() {
+        return firstLogin;
     }
 
     /** Sends {@code text} to {@code to}, another cim user; the receipt or refusal goes to the traffic of the moment. */
@@ -129,8 +149,13 @@ final class LoadClient implements CimListener, ChatUser {
                 counters.reconnected.increment();
             }
             loggedIn = true;
-        } else if (event instanceof ConnectionEvent.Disconnected && loggedIn && !closing) {
-            counters.dropped.increment();
+        } else if (event instanceof ConnectionEvent.Disconnected disconnected) {
+            if (loggedIn && !closing) {
+                counters.dropped.increment();
+            } else if (!loggedIn && System.nanoTime() + disconnected.retryIn().toNanos() - loginDeadline > 0) {
+                firstLogin.completeExceptionally(new IllegalStateException(disconnected.reason()
+                        + " (the next try in " + disconnected.retryIn().toSeconds() + " s, past the generator's deadline)"));
+            }
         }
     }
 }

@@ -522,6 +522,9 @@ public final class LoadGenerator {
         try (ClientPool pool = dialer.pool()) {
             progress("logging in " + options.users() + " chat users");
             Opened<LoadClient> opened = pool.open(prefix + "u", options.users(), Duration.ofMinutes(5));
+            if (opened.failed() > 0) {
+                progress(opened.failed() + " of " + options.users() + " logins failed: " + opened.firstFailure());
+            }
             report.note(String.format(Locale.ROOT, "chat users (parts 1, 2): %,d logged in of %,d in %.1f s%s",
                     opened.clients().size(), options.users(), opened.elapsed().toMillis() / 1000.0,
                     opened.failed() == 0 ? "" : "; failed " + opened.failed() + ": " + opened.firstFailure()));

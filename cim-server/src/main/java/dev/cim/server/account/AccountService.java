@@ -184,13 +184,15 @@ public final class AccountService {
             return new LoginOutcome.Refused(lookAlike(user));
         }
         LoginThrottle.Wait wait = throttle.registrationWait(address);
+        if (wait == null) {
+            wait = throttle.reserveRegistration(address);
+        }
         if (wait != null) {
             return refusedFor(wait);
         }
         AccountStore.Creation creation = store.create(user, UserNames.skeleton(user), encoder.encode(password));
         switch (creation) {
             case CREATED -> {
-                throttle.registered(address);
                 return new LoginOutcome.Accepted(user, true, tokens.issue(user));
             }
             case LOOKS_TAKEN -> {

@@ -106,20 +106,35 @@ public final class LoginThrottle {
         counters.clear(account(user));
     }
 
-    /** Whether {@code address} must wait before creating another account; null when it may. */
+    /**
+     * Whether {@code address} must wait before creating another account; null when it may. Reads
+     * only: a refused attempt does not push the address's rest further away. Before creating the
+     * account, {@link #reserveRegistration} counts it.
+     */
     public Wait registrationWait(String address) {
         Count count = counters.get(registrations(address));
         if (count.attempts() < policy.registrations()) {
             return null;
         }
         Duration left = Duration.between(clock.instant(), count.last().plus(policy.registrationWindow()));
-        return left.isNegative() || left.isZero() ? null
-                : new Wait("too many new accounts from your address (at most " + policy.registrations() + ")", left);
+        return left.isNegative() || left.isZero() ? null : registrationsWait(left);
     }
 
-    /** An account was created from {@code address}. */
-    public void registered(String address) {
-        counters.add(registrations(address), clock.instant(), policy.registrationWindow());
+    /**
+     * Counts an account about to be created from {@code address}, and refuses it (returns why) when
+     * the count is past the limit: count and check are one step in the store, so first logins that
+     * arrive together from one address cannot all pass a check made before any of them was counted.
+     * An attempt counts even if the account is then not created (its name was taken meanwhile).
+     *
+     * @return null when the account may be created
+     */
+    public Wait reserveRegistration(String address) {
+        Count count = counters.add(registrations(address), clock.instant(), policy.registrationWindow());
+        return count.attempts() > policy.registrations() ? registrationsWait(policy.registrationWindow()) : null;
+    }
+
+    private Wait registrationsWait(Duration left) {
+        return new Wait("too many new accounts from your address (at most " + policy.registrations() + ")", left);
     }
 
     /**

@@ -7,9 +7,16 @@ import dev.cim.server.store.AttemptCounters;
 import dev.cim.server.support.StepClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 
@@ -109,7 +116,7 @@ class AccountServiceTest {
         }
     }
 
-    /** Counters in a map (forgetting after {@code keep} is the Redis TTL's job, tested with Redis). */
+    /** Counters in a map (that {@link #get} forgets after {@code keep} is the Redis TTL's job, tested with Redis). */
     static final class InMemoryCounters implements AttemptCounters {
         final Map<String, Count> counts = new ConcurrentHashMap<>();
         final java.util.concurrent.atomic.AtomicInteger clears = new java.util.concurrent.atomic.AtomicInteger();
@@ -121,7 +128,9 @@ class AccountServiceTest {
 
         @Override
         public Count add(String subject, Instant now, Duration keep) {
-            return counts.merge(subject, new Count(1, now), (a, b) -> new Count(a.attempts() + 1, now));
+            // Counting on after a count's keep has passed starts again, as after Redis's TTL.
+            return counts.merge(subject, new Count(1, now),
+                    (a, b) -> a.last().plus(keep).isAfter(now) ? new Count(a.attempts() + 1, now) : b);
         }
 
         @Override
@@ -338,6 +347,38 @@ class AccountServiceTest {
         assertThat(login("user0", PASSWORD)).as("existing accounts still log in").isInstanceOf(LoginOutcome.Accepted.class);
         clock.advance(Duration.ofHours(1));
         assertThat(login("user20", PASSWORD)).isInstanceOf(LoginOutcome.Accepted.class);
+    }
+
+    @Test
+    void login_firstLoginsArrivingTogetherFromOneAddress_createNoMoreThanTheCap() throws Exception {
+        int logins = 60;
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<LoginOutcome>> outcomes = new ArrayList<>();
+            for (int i = 0; i < logins; i++) {
+                String user = "burst" + i;
+                outcomes.add(pool.submit(() -> {
+                    go.await();
+                    return login(user, PASSWORD);
+                }));
+            }
+            go.countDown();
+            int created = 0;
+            for (Future<LoginOutcome> outcome : outcomes) {
+                LoginOutcome o = outcome.get(60, TimeUnit.SECONDS);
+                if (o instanceof LoginOutcome.Accepted) {
+                    created++;
+                } else {
+                    assertThat(reason(o)).contains("too many new accounts from your address (at most 20)");
+                }
+            }
+
+            assertThat(created).isEqualTo(20);
+            assertThat(store.hashes).hasSize(20);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
