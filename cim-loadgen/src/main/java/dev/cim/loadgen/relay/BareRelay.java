@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The ceiling the load generator measures cim against: a minimal relay on the same protocol, codec,
  * transport and event-loop settings as the server (the {@code CimProtocolCodec}, epoll where it
- * loads, one acceptor and {@code --io-threads} I/O threads, the sockets of
+ * loads, one acceptor and {@code --io-threads} I/O threads, one per core unless given, the sockets of
  * {@code NettyTransport.serverBootstrap}), run as a child process of the generator.
  *
  * <h3>What it does</h3>
@@ -63,8 +63,8 @@ public final class BareRelay implements AutoCloseable {
     /**
      * Starts a relay listening on {@code host:port} (0: any free port).
      *
-     * @param ioThreads event loops, 0 for Netty's default (twice the cores), as the server's
-     *                  {@code cim.server.io-threads}
+     * @param ioThreads event loops, 0 for one per core, as the server's {@code cim.server.io-threads}
+     *                  (not Netty's default of twice the cores)
      * @param acked     answer a send once its recipient acknowledged it, rather than on hand-over
      */
     public static BareRelay start(String host, int port, int ioThreads, boolean acked) {
@@ -74,7 +74,8 @@ public final class BareRelay implements AutoCloseable {
         }
         NettyTransport transport = NettyTransport.best();
         EventLoopGroup acceptor = transport.group(1, new DefaultThreadFactory("relay-accept"));
-        EventLoopGroup io = transport.group(ioThreads, new DefaultThreadFactory("relay-io"));
+        EventLoopGroup io = transport.group(ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors(),
+                new DefaultThreadFactory("relay-io"));
         Map<String, RelayConnection> users = new ConcurrentHashMap<>();
         CimProtocolCodec codec = new CimProtocolCodec();
         try {
