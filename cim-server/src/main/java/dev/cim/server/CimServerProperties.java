@@ -1,6 +1,7 @@
 package dev.cim.server;
 
 import dev.cim.common.protocol.ChatRules;
+import dev.cim.common.net.NettyTransport;
 import dev.cim.common.protocol.CimProtocolCodec;
 import dev.cim.common.tls.TlsProvider;
 import java.nio.file.Path;
@@ -474,7 +475,7 @@ public record CimServerProperties(
 
     /** The I/O threads to start: {@link #ioThreads()}, or one per core when that is 0. */
     public int effectiveIoThreads() {
-        return ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors();
+        return NettyTransport.serverIoThreads(ioThreads);
     }
 
     /**

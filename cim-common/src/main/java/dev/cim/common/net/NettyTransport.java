@@ -71,6 +71,15 @@ public record NettyTransport(String name, Supplier<IoHandlerFactory> ioHandler,
     }
 
     /**
+     * The I/O threads of a chat server: {@code configured}, or one per core when it is 0 (not
+     * Netty's default of twice the cores). The cim server ({@code cim.server.io-threads}) and the
+     * load generator's relay both take theirs from here, so the relay runs the server's settings.
+     */
+    public static int serverIoThreads(int configured) {
+        return configured > 0 ? configured : Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
      * An event loop group of this transport.
      *
      * @param threads event loops, at least 0 (0: Netty's default, twice the cores)

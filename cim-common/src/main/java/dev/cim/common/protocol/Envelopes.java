@@ -28,6 +28,7 @@ import dev.cim.common.protocol.proto.ScheduledList;
 import dev.cim.common.protocol.proto.Send;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.CorruptedFrameException;
 import java.util.Collection;
 
 /**
@@ -56,14 +57,14 @@ public final class Envelopes {
      * itself is not copied.
      *
      * @param what what the payload is, for the error: "frame", "message"
-     * @throws io.netty.handler.codec.CorruptedFrameException if the bytes are not an Envelope
+     * @throws CorruptedFrameException if the bytes are not an Envelope
      */
     public static Envelope parse(ByteBuf payload, String what) {
         try {
             return Envelope.parser().parseFrom(ByteBufUtil.getBytes(payload, payload.readerIndex(),
                     payload.readableBytes(), false));
         } catch (InvalidProtocolBufferException e) {
-            throw new io.netty.handler.codec.CorruptedFrameException(what + " of " + payload.readableBytes()
+            throw new CorruptedFrameException(what + " of " + payload.readableBytes()
                     + " bytes is not a cim Envelope: " + e.getMessage(), e);
         }
     }
@@ -72,14 +73,14 @@ public final class Envelopes {
      * {@code envelope}, as a peer received it, if this peer can handle it.
      *
      * @throws UnsupportedVersionException for another protocol version
-     * @throws io.netty.handler.codec.CorruptedFrameException for an Envelope without a message kind
+     * @throws CorruptedFrameException for an Envelope without a message kind
      */
     public static Envelope received(Envelope envelope) {
         if (envelope.getVersion() != PROTOCOL_VERSION) {
             throw new UnsupportedVersionException(envelope.getVersion());
         }
         if (envelope.getKindCase() == Envelope.KindCase.KIND_NOT_SET) {
-            throw new io.netty.handler.codec.CorruptedFrameException("frame carries no message kind (expected one "
+            throw new CorruptedFrameException("frame carries no message kind (expected one "
                     + "of the Envelope's oneof fields)");
         }
         return envelope;

@@ -74,8 +74,7 @@ public final class BareRelay implements AutoCloseable {
         }
         NettyTransport transport = NettyTransport.best();
         EventLoopGroup acceptor = transport.group(1, new DefaultThreadFactory("relay-accept"));
-        EventLoopGroup io = transport.group(ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors(),
-                new DefaultThreadFactory("relay-io"));
+        EventLoopGroup io = transport.group(NettyTransport.serverIoThreads(ioThreads), new DefaultThreadFactory("relay-io"));
         Map<String, RelayConnection> users = new ConcurrentHashMap<>();
         CimProtocolCodec codec = new CimProtocolCodec();
         try {
