@@ -192,6 +192,35 @@ class GroupsIntegrationTest {
     }
 
     @Test
+    void joinsOfOneUserToManyGroupsAtOnce_stopAtTheLimitOfGroups() {
+        List<String> open = new ArrayList<>();
+        for (String base : List.of("own1", "own2", "own3", "own4")) {
+            CimClient owner = online(base, new Recorder());
+            for (String group : List.of(base + "a", base + "b")) {
+                owner.groups().create(shared.name(group), true, List.of()).join();
+                open.add(shared.name(group));
+            }
+        }
+        CimClient joiner = online("joiner", new Recorder());
+
+        // Sent together, they run on the groups' lanes at the same time.
+        List<CompletableFuture<GroupResult>> joins = new ArrayList<>();
+        open.forEach(group -> joins.add(joiner.groups().join(group)));
+        int joined = 0;
+        for (CompletableFuture<GroupResult> join : joins) {
+            try {
+                join.join();
+                joined++;
+            } catch (CompletionException e) {
+                assertThat(e.getCause()).hasMessageContaining("in 3 groups");
+            }
+        }
+
+        assertThat(joined).isEqualTo(3);
+        assertThat(joiner.groups().list().join()).hasSize(3);
+    }
+
+    @Test
     void history_ofPrivateAndGroupConversations_pagesBack_andSinceAPosition() {
         CimClient bob = online("bob", new Recorder());
         CimClient alice = online("alice", new Recorder());

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +21,9 @@ import org.springframework.data.redis.core.RedisTemplate;
  * keeps them safe without a cross-slot step: the claim on the name's look-alike skeleton
  * ({@link RedisKeys#groupNameOwner}, taken before a group is made, given back after it ends), and
  * each user's set of groups ({@link RedisKeys#groupsOf}: added to before a user joins, taken from
- * after they leave, so it holds every group they are in).
+ * after they leave, so it holds every group they are in). Beside that set, on the user's slot, are
+ * the user's joins under way ({@link RedisKeys#groupsJoining}), so that the limit of groups per user
+ * is counted and a place taken in one script ({@link #reserve}).
  *
  * <p>Its length is its Lua scripts, one per atomic step of the {@link GroupStore} contract, each with
  * a comment on its keys and answers.
@@ -152,6 +155,35 @@ public final class RedisGroupStore implements GroupStore {
             return 0
             """);
 
+    // KEYS: the user's groups, their joins. ARGV: group, max groups, keep ms. Returns 1 placed, 0 full.
+    // Counts the groups and the joins under way of others not among them; places older than keep
+    // (taken by a process that died) are dropped first. Redis's own clock, the same for every node.
+    private static final LuaScript RESERVE = new LuaScript("group-reserve", """
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[3]))
+            if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 and not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+              local count = redis.call('SCARD', KEYS[1])
+              for _, g in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+                if redis.call('SISMEMBER', KEYS[1], g) == 0 then count = count + 1 end
+              end
+              if count >= tonumber(ARGV[2]) then return 0 end
+            end
+            redis.call('ZADD', KEYS[2], now, ARGV[1])
+            redis.call('PEXPIRE', KEYS[2], ARGV[3])
+            return 1
+            """);
+
+    // KEYS: the user's groups, their joins. ARGV: group. Takes the group from the user's groups
+    // unless a join of it is under way; returns 1 when taken.
+    private static final LuaScript FORGET = new LuaScript("group-forget", """
+            if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+            return redis.call('SREM', KEYS[1], ARGV[1])
+            """);
+
+    /** How long a place taken by {@link #reserve} is kept: far longer than any join takes. */
+    private static final Duration PLACE_KEPT = Duration.ofMinutes(1);
+
     private final RedisTemplate<String, byte[]> redis;
     private final ReplicaAcks acks;
 
@@ -199,6 +231,18 @@ public final class RedisGroupStore implements GroupStore {
     @Override
     public Creation create(String name, String skeleton, String owner, boolean open, Collection<String> members,
             long nowMillis) {
+        Set<String> everyone = new LinkedHashSet<>();
+        everyone.add(owner);
+        everyone.addAll(members);
+        try {
+            return createNow(name, skeleton, owner, open, everyone, nowMillis);
+        } finally {
+            everyone.forEach(user -> release(user, name));
+        }
+    }
+
+    private Creation createNow(String name, String skeleton, String owner, boolean open, Set<String> everyone,
+            long nowMillis) {
         String claim = RedisKeys.groupNameOwner(skeleton);
         Boolean claimed = redis.opsForValue().setIfAbsent(claim, RedisBytes.of(name));
         if (!Boolean.TRUE.equals(claimed)) {
@@ -209,9 +253,6 @@ public final class RedisGroupStore implements GroupStore {
             }
             // Ours, left by a creation that died before its group was made: make it now.
         }
-        Set<String> everyone = new java.util.LinkedHashSet<>();
-        everyone.add(owner);
-        everyone.addAll(members);
         everyone.forEach(user -> redis.opsForSet().add(RedisKeys.groupsOf(user), RedisBytes.of(name)));
         List<byte[]> args = new ArrayList<>();
         args.add(RedisBytes.of(owner));
@@ -220,6 +261,7 @@ public final class RedisGroupStore implements GroupStore {
         everyone.forEach(user -> args.add(RedisBytes.of(user)));
         List<?> reply = (List<?>) CREATE.run(redis, keys(name, "meta", "members", "cursors"), args);
         if (RedisBytes.number(reply.get(0)) == 1) {
+            forgetUnlessMember(everyone, name);
             return new Creation.Taken(name);
         }
         return new Creation.Created(info(name, reply, 1));
@@ -252,6 +294,14 @@ public final class RedisGroupStore implements GroupStore {
 
     @Override
     public Change add(String name, String by, Collection<String> users, int maxMembers) {
+        try {
+            return addNow(name, by, users, maxMembers);
+        } finally {
+            users.forEach(user -> release(user, name));
+        }
+    }
+
+    private Change addNow(String name, String by, Collection<String> users, int maxMembers) {
         users.forEach(user -> redis.opsForSet().add(RedisKeys.groupsOf(user), RedisBytes.of(name)));
         List<byte[]> args = new ArrayList<>(users.size() + 2);
         args.add(RedisBytes.of(by));
@@ -260,15 +310,58 @@ public final class RedisGroupStore implements GroupStore {
         List<?> reply = (List<?>) ADD.run(redis, keys(name, "meta", "members", "cursors"), args);
         Change change = change(name, reply);
         if (!(change instanceof Change.Done)) {
-            // Not added: the sets of those who are not members must not say they are (those who are
-            // keep the name, which they had already).
-            for (String user : users) {
-                if (!isMember(name, user)) {
-                    redis.opsForSet().remove(RedisKeys.groupsOf(user), RedisBytes.of(name));
+            forgetUnlessMember(users, name);
+        }
+        return change;
+    }
+
+    /**
+     * After a failed creation or addition: the sets of those who are not members must not say they
+     * are (those who are keep the name, which they had already).
+     */
+    private void forgetUnlessMember(Collection<String> users, String name) {
+        for (String user : users) {
+            if (!isMember(name, user)) {
+                redis.opsForSet().remove(RedisKeys.groupsOf(user), RedisBytes.of(name));
+            }
+        }
+    }
+
+    @Override
+    public boolean reserve(String user, String name, int maxGroups) {
+        if (maxGroups < 1) {
+            throw new IllegalArgumentException("maxGroups: " + maxGroups + " (expected: >= 1)");
+        }
+        if (place(user, name, maxGroups)) {
+            return true;
+        }
+        // Full. The user's set may name groups they are not in: left by a process that died between a
+        // set's step and the group's (the group's members are the truth). Take those out, except any
+        // being joined right now, and count again.
+        boolean forgot = false;
+        List<byte[]> keys = List.of(RedisBytes.of(RedisKeys.groupsOf(user)), RedisBytes.of(RedisKeys.groupsJoining(user)));
+        for (String group : groupsOf(user)) {
+            if (!isMember(group, user)
+                    && RedisBytes.number(((List<?>) FORGET.run(redis, keys, List.of(RedisBytes.of(group)))).get(0)) == 1) {
+                forgot = true;
+                if (isMember(group, user)) { // joined between the two looks: the set must name it again
+                    redis.opsForSet().add(RedisKeys.groupsOf(user), RedisBytes.of(group));
                 }
             }
         }
-        return change;
+        return forgot && place(user, name, maxGroups);
+    }
+
+    private boolean place(String user, String name, int maxGroups) {
+        Object placed = RESERVE.run(redis,
+                List.of(RedisBytes.of(RedisKeys.groupsOf(user)), RedisBytes.of(RedisKeys.groupsJoining(user))),
+                List.of(RedisBytes.of(name), RedisBytes.of(maxGroups), RedisBytes.of(PLACE_KEPT.toMillis())));
+        return RedisBytes.number(((List<?>) placed).get(0)) == 1;
+    }
+
+    @Override
+    public void release(String user, String name) {
+        redis.opsForZSet().remove(RedisKeys.groupsJoining(user), RedisBytes.of(name));
     }
 
     @Override

@@ -62,6 +62,9 @@ package dev.cim.server.redis;
  *       look-alike skeleton</td><td>with the group</td></tr>
  *   <tr><td>{@code cim:{u:<user>}:groups}</td><td>set</td><td>the groups the user is in (and perhaps
  *       one just left: the group's members are the truth)</td><td>forever</td></tr>
+ *   <tr><td>{@code cim:{u:<user>}:joining}</td><td>sorted set</td><td>groups the user is being added
+ *       to, by when the place was taken, epoch ms: counted against the user's limit of groups until
+ *       the join is done</td><td>a minute after the last place taken</td></tr>
  *   <tr><td>{@code cim:{c:<a>|<b>}:log}</td><td>stream</td><td>field {@code c}: a serialized
  *       {@code Chat}; the private conversation of users a and b (sorted)</td><td>the history's
  *       retention after its last message</td></tr>
@@ -177,6 +180,10 @@ public final class RedisKeys {
 
     public static String groupsOf(String user) {
         return user(user) + "groups";
+    }
+
+    public static String groupsJoining(String user) {
+        return user(user) + "joining";
     }
 
     /** The log of a conversation: a group's ({@code #name}) or a private one ({@code a|b}). */

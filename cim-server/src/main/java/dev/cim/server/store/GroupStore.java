@@ -107,6 +107,20 @@ public interface GroupStore {
     Set<String> groupsOf(String user);
 
     /**
+     * Takes a place for group {@code name} among {@code user}'s groups before they are added to it:
+     * true when they may be (they are in it already, a join of it is under way, or they are in and
+     * joining fewer than {@code maxGroups}), false when they are not. Counted and taken in one atomic
+     * step on the user's keys, so that joins of one user to different groups at the same moment, on
+     * different lanes or nodes, cannot pass the limit together. {@link #create} and {@link #add} give
+     * the place back when they are done, whatever they did; {@link #release} gives back one not used.
+     * A place is kept at most a minute, so that one taken by a process that died is given back.
+     */
+    boolean reserve(String user, String name, int maxGroups);
+
+    /** Gives back {@code user}'s place for group {@code name}, taken by {@link #reserve} and not used. */
+    void release(String user, String name);
+
+    /**
      * Appends {@code chat} to the group's log, if its sender is a member, in one atomic step; the log
      * keeps the messages of the last {@code retention}, at most {@code maxEntries}.
      */

@@ -12,6 +12,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -78,6 +82,70 @@ class RedisGroupsTest {
         GroupStore.Change over = groups.add(open, "alice", List.of("f1", "f2"), 3);
         assertThat(over).isEqualTo(new GroupStore.Change.Refused("the group has 2 members; the most is 3"));
         assertThat(groups.add(name("none"), "alice", List.of("bob"), 10)).isInstanceOf(GroupStore.Change.NoGroup.class);
+    }
+
+    @Test
+    void reserve_countsTheGroupsAUserIsIn_andTheirJoinsUnderWay_andAJoinGivesItsPlaceBack() {
+        String user = name("u");
+        String[] g = {name("g"), name("g"), name("g"), name("g")};
+        for (String group : g) {
+            groups.create(group, group, "owner-" + group, true, List.of(), NOW);
+        }
+        groups.add(g[0], user, List.of(user), 10);
+
+        assertThat(groups.reserve(user, g[1], 3)).isTrue();
+        assertThat(groups.reserve(user, g[2], 3)).isTrue();
+        assertThat(groups.reserve(user, g[3], 3)).as("1 group and 2 joins under way").isFalse();
+        assertThat(groups.reserve(user, g[0], 3)).as("a group they are in").isTrue();
+        assertThat(groups.reserve(user, g[1], 3)).as("a join under way, again").isTrue();
+        assertThat(groups.add(g[1], user, List.of(user), 10)).isInstanceOf(GroupStore.Change.Done.class);
+        assertThat(groups.reserve(user, g[3], 3)).as("2 groups and 1 join").isFalse();
+        groups.release(user, g[2]);
+        assertThat(groups.reserve(user, g[3], 3)).isTrue();
+        assertThat(groups.add(g[3], user, List.of(user), 10)).isInstanceOf(GroupStore.Change.Done.class);
+        assertThat(groups.reserve(user, g[2], 3)).isFalse();
+        assertThat(groups.add(name("none"), user, List.of(user), 10)).isInstanceOf(GroupStore.Change.NoGroup.class);
+        assertThat(groups.groupsOf(user)).containsExactlyInAnyOrder(g[0], g[1], g[3]);
+    }
+
+    @Test
+    void reserve_ofAFullUser_forgetsGroupsTheirSetNamesButTheyAreNotIn() {
+        String user = name("u");
+        String in = name("in");
+        groups.create(in, in, user, false, List.of(), NOW);
+        // Left by a process that died between the user's set and the group's script.
+        redis.bytes().opsForSet().add(RedisKeys.groupsOf(user), RedisBytes.of(name("gone")));
+
+        assertThat(groups.reserve(user, name("next"), 2)).isTrue();
+        assertThat(groups.groupsOf(user)).containsExactly(in);
+    }
+
+    @Test
+    void joinsOfOneUserToManyGroupsAtOnce_passTheLimitOfGroupsNeverTogether() throws Exception {
+        String user = name("u");
+        List<String> open = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            String group = name("open");
+            groups.create(group, group, "owner-" + group, true, List.of(), NOW);
+            open.add(group);
+        }
+        ExecutorService lanes = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Boolean>> joins = new ArrayList<>();
+            for (String group : open) {
+                joins.add(lanes.submit(() -> groups.reserve(user, group, 5)
+                        && groups.add(group, user, List.of(user), 100) instanceof GroupStore.Change.Done));
+            }
+            long joined = 0;
+            for (Future<Boolean> join : joins) {
+                joined += join.get(30, TimeUnit.SECONDS) ? 1 : 0;
+            }
+            assertThat(joined).isEqualTo(5);
+        } finally {
+            lanes.shutdownNow();
+        }
+        assertThat(open.stream().filter(group -> groups.isMember(group, user)).count()).isEqualTo(5);
+        assertThat(groups.groupsOf(user)).hasSize(5);
     }
 
     @Test
@@ -240,7 +308,7 @@ class RedisGroupsTest {
                 .containsExactly("first", "within the window");
         assertThat(logs.recent(alice, 0, 10)).as("the index entry is fresh for a window: not written again")
                 .containsExactly(new ConversationLog.Recent(pair, NOW));
-        assertThat(redis.bytes().getExpire(RedisKeys.log(pair), java.util.concurrent.TimeUnit.MILLISECONDS))
+        assertThat(redis.bytes().getExpire(RedisKeys.log(pair), TimeUnit.MILLISECONDS))
                 .as("the log lives its retention and a window after the write that set it")
                 .isBetween(retention.toMillis() + window - 60_000, retention.toMillis() + window);
 

@@ -104,13 +104,16 @@ final class GroupRequests {
     private void create(Session session, long id, String name, boolean open, List<String> given) {
         String owner = session.user();
         List<String> refused = new ArrayList<>();
-        Set<String> members = checkedUsers(given, owner, refused);
-        String tooMany = tooManyGroups(owner);
-        if (tooMany != null) {
-            answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not created: " + tooMany, false));
+        Set<String> members = checkedUsers(name, given, owner, refused);
+        if (!store.reserve(owner, name, settings.maxGroupsPerUser())) {
+            members.forEach(member -> store.release(member, name));
+            answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not created: " + tooManyGroups(owner),
+                    false));
             return;
         }
         if (members.size() + 1 > settings.maxMembers()) {
+            members.forEach(member -> store.release(member, name));
+            store.release(owner, name);
             answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not created: " + (members.size() + 1)
                     + " members (expected: at most " + settings.maxMembers() + ", cim.server.groups.max-members)", false));
             return;
@@ -134,7 +137,7 @@ final class GroupRequests {
 
     private void invite(Session session, long id, String name, List<String> given) {
         List<String> refused = new ArrayList<>();
-        Set<String> users = checkedUsers(given, null, refused);
+        Set<String> users = checkedUsers(name, given, null, refused);
         if (users.isEmpty()) {
             answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "nobody invited: "
                     + (refused.isEmpty() ? "no user named (expected: :invite #group user...)" : String.join("; ", refused)),
@@ -147,9 +150,9 @@ final class GroupRequests {
 
     private void join(Session session, long id, String name) {
         String user = session.user();
-        String tooMany = tooManyGroups(user);
-        if (tooMany != null) {
-            answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not joined: " + tooMany, false));
+        if (!store.reserve(user, name, settings.maxGroupsPerUser())) {
+            answer(session, Envelopes.error(id, ErrorReply.Code.BAD_REQUEST, "not joined: " + tooManyGroups(user),
+                    false));
             return;
         }
         change(session, id, name, store.add(name, user, List.of(user), settings.maxMembers()), GroupNews.Kind.JOINED,
@@ -168,10 +171,11 @@ final class GroupRequests {
     }
 
     /**
-     * The users named, canonical, who have an account and room for one more group; the others are
-     * added to {@code refused} with the reason. {@code except} (the creator) is left out.
+     * The users named, canonical, who have an account and room for one more group, each with a place
+     * taken for {@code group} ({@link GroupStore#reserve}); the others are added to {@code refused}
+     * with the reason. {@code except} (the creator) is left out.
      */
-    private Set<String> checkedUsers(List<String> given, String except, List<String> refused) {
+    private Set<String> checkedUsers(String group, List<String> given, String except, List<String> refused) {
         Set<String> users = new LinkedHashSet<>();
         for (String raw : given) {
             String name = raw.startsWith("@") ? raw.substring(1) : raw;
@@ -188,25 +192,19 @@ final class GroupRequests {
             refused.add(user + ": no user named " + user);
         }
         for (String user : List.copyOf(users)) {
-            String tooMany = tooManyGroups(user);
-            if (tooMany != null) {
+            if (!store.reserve(user, group, settings.maxGroupsPerUser())) {
                 users.remove(user);
-                refused.add(user + ": " + tooMany);
+                refused.add(user + ": " + tooManyGroups(user));
             }
         }
         return users;
     }
 
-    /** Why {@code user} may join no more groups, or null when they may. */
+    /** Why {@code user}, refused a place by {@link GroupStore#reserve}, may join no more groups. */
     private String tooManyGroups(String user) {
-        int count = 0;
-        for (String group : store.groupsOf(user)) {
-            if (store.isMember(group, user)) {
-                count++;
-            }
-        }
-        return count >= settings.maxGroupsPerUser() ? user + " is in " + count + " groups (expected: at most "
-                + settings.maxGroupsPerUser() + ", cim.server.groups.max-groups-per-user)" : null;
+        int max = settings.maxGroupsPerUser();
+        return user + " is in " + max + " groups, counting those being joined (expected: at most " + max
+                + ", cim.server.groups.max-groups-per-user)";
     }
 
     /** Answers a change of membership, and tells everyone it concerns. */
