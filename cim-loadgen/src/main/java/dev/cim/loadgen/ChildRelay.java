@@ -36,14 +36,17 @@ final class ChildRelay implements AutoCloseable {
     /**
      * Starts the relay and waits until it listens.
      *
-     * @param acked whether it answers a send once its recipient acknowledged it
+     * @param jvmArgs the child server's JVM options, so that the two differ only in what the relay skips
+     * @param acked   whether it answers a send once its recipient acknowledged it
      * @throws IllegalStateException if it does not listen in time
      */
-    static ChildRelay start(String heap, boolean acked) throws IOException {
+    static ChildRelay start(String heap, List<String> jvmArgs, boolean acked) throws IOException {
         int port = Ports.free();
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
-                "-cp", System.getProperty("java.class.path"), BareRelay.class.getName(), "--port=" + port));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap));
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), BareRelay.class.getName(),
+                "--port=" + port));
         if (acked) {
             command.add("--acked");
         }

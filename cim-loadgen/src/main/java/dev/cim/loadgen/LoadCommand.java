@@ -44,7 +44,7 @@ final class LoadCommand {
     @Option(names = "--server-arg", description = "a --name=value for the child server (repeatable)")
     List<String> serverArgs = new ArrayList<>();
 
-    @Option(names = "--server-jvm-arg", description = "a JVM option for the child server (repeatable)")
+    @Option(names = "--server-jvm-arg", description = "a JVM option for the child server and the relay (repeatable)")
     List<String> serverJvmArgs = new ArrayList<>();
 
     @Option(names = "--server-pid", defaultValue = "0", description = "the pid of an external server, for memory readings")

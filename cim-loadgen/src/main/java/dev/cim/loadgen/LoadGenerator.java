@@ -316,7 +316,8 @@ public final class LoadGenerator {
                 PeerServer peer = peer(side, options);
                 return new Against(side, peer.port(), List.of(peer.pid()), peer.describe(), peer, peer::isAlive);
             }
-            ChildRelay relay = ChildRelay.start(options.serverHeap(), side == LoadOptions.Against.RELAY_ACKED);
+            ChildRelay relay = ChildRelay.start(options.serverHeap(), options.serverJvmArgs(),
+                    side == LoadOptions.Against.RELAY_ACKED);
             return new Against(side, relay.port(), List.of(relay.pid()), relay.describe(), relay, relay::isAlive);
         }
 

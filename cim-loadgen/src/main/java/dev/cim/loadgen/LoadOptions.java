@@ -18,8 +18,8 @@ import java.util.Set;
  * @param serverArgs       extra {@code --name=value} arguments for the child server
  *                         ({@code --server-arg=--cim.server.worker-threads=8}, repeatable); with
  *                         {@code --quick}, {@code --cim.server.idle-timeout=6s} unless given
- * @param serverJvmArgs    extra JVM options for the child server ({@code --server-jvm-arg=-XX:+UseZGC},
- *                         repeatable)
+ * @param serverJvmArgs    extra JVM options for the child server and the relay
+ *                         ({@code --server-jvm-arg=-XX:+UseZGC}, repeatable)
  * @param serverPid        the pid of an external server, for memory readings; 0 when unknown
  * @param parts            which parts to run, of 1 to 5
  * @param quick            true for the smoke-test defaults
