@@ -174,11 +174,16 @@ public final class RedisGroupStore implements GroupStore {
             return 1
             """);
 
-    // KEYS: the user's groups, their joins. ARGV: group. Takes the group from the user's groups
-    // unless a join of it is under way; returns 1 when taken.
+    // KEYS: the user's groups, their joins. ARGV: group. Unless a join of it is under way, moves the
+    // group from the user's groups to their joins, where it still counts until the caller has looked
+    // at the group again (a join may have ended in between); returns 1 when moved.
     private static final LuaScript FORGET = new LuaScript("group-forget", """
             if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
-            return redis.call('SREM', KEYS[1], ARGV[1])
+            if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+            local t = redis.call('TIME')
+            redis.call('ZADD', KEYS[2], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[1])
+            redis.call('PEXPIRE', KEYS[2], ARGV[2])
+            return 1
             """);
 
     /** How long a place taken by {@link #reserve} is kept: far longer than any join takes. */
@@ -337,26 +342,33 @@ public final class RedisGroupStore implements GroupStore {
         }
         // Full. The user's set may name groups they are not in: left by a process that died between a
         // set's step and the group's (the group's members are the truth). Take those out, except any
-        // being joined right now, and count again.
+        // being joined right now, and count again. A group is counted among the joins while it is
+        // looked at again, so that no count in between finds the user with a group too few.
         boolean forgot = false;
-        List<byte[]> keys = List.of(RedisBytes.of(RedisKeys.groupsOf(user)), RedisBytes.of(RedisKeys.groupsJoining(user)));
         for (String group : groupsOf(user)) {
             if (!isMember(group, user)
-                    && RedisBytes.number(((List<?>) FORGET.run(redis, keys, List.of(RedisBytes.of(group)))).get(0)) == 1) {
-                forgot = true;
+                    && answer(FORGET, user, List.of(RedisBytes.of(group), RedisBytes.of(PLACE_KEPT.toMillis()))) == 1) {
                 if (isMember(group, user)) { // joined between the two looks: the set must name it again
                     redis.opsForSet().add(RedisKeys.groupsOf(user), RedisBytes.of(group));
+                } else {
+                    forgot = true;
                 }
+                release(user, group);
             }
         }
         return forgot && place(user, name, maxGroups);
     }
 
     private boolean place(String user, String name, int maxGroups) {
-        Object placed = RESERVE.run(redis,
-                List.of(RedisBytes.of(RedisKeys.groupsOf(user)), RedisBytes.of(RedisKeys.groupsJoining(user))),
-                List.of(RedisBytes.of(name), RedisBytes.of(maxGroups), RedisBytes.of(PLACE_KEPT.toMillis())));
-        return RedisBytes.number(((List<?>) placed).get(0)) == 1;
+        return answer(RESERVE, user,
+                List.of(RedisBytes.of(name), RedisBytes.of(maxGroups), RedisBytes.of(PLACE_KEPT.toMillis()))) == 1;
+    }
+
+    /** Runs {@code script} over {@code user}'s groups and joins; its one number. */
+    private long answer(LuaScript script, String user, List<byte[]> args) {
+        List<byte[]> keys = List.of(RedisBytes.of(RedisKeys.groupsOf(user)),
+                RedisBytes.of(RedisKeys.groupsJoining(user)));
+        return RedisBytes.number(((List<?>) script.run(redis, keys, args)).get(0));
     }
 
     @Override
