@@ -1,7 +1,7 @@
 package dev.cim.server;
 
-import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.net.NettyTransport;
+import dev.cim.common.protocol.ChatRules;
 import dev.cim.common.protocol.CimProtocolCodec;
 import dev.cim.common.tls.TlsProvider;
 import java.nio.file.Path;

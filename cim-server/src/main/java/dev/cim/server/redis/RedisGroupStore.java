@@ -155,12 +155,19 @@ public final class RedisGroupStore implements GroupStore {
             return 0
             """);
 
+    // Redis's own clock in epoch ms, the same for every node: when a place in a user's joins was taken.
+    private static final String NOW = """
+            local function now()
+              local t = redis.call('TIME')
+              return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            end
+            """;
+
     // KEYS: the user's groups, their joins. ARGV: group, max groups, keep ms. Returns 1 placed, 0 full.
     // Counts the groups and the joins under way of others not among them; places older than keep
-    // (taken by a process that died) are dropped first. Redis's own clock, the same for every node.
-    private static final LuaScript RESERVE = new LuaScript("group-reserve", """
-            local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    // (taken by a process that died) are dropped first.
+    private static final LuaScript RESERVE = new LuaScript("group-reserve", NOW + """
+            local now = now()
             redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[3]))
             if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 and not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
               local count = redis.call('SCARD', KEYS[1])
@@ -177,11 +184,10 @@ public final class RedisGroupStore implements GroupStore {
     // KEYS: the user's groups, their joins. ARGV: group. Unless a join of it is under way, moves the
     // group from the user's groups to their joins, where it still counts until the caller has looked
     // at the group again (a join may have ended in between); returns 1 when moved.
-    private static final LuaScript FORGET = new LuaScript("group-forget", """
+    private static final LuaScript FORGET = new LuaScript("group-forget", NOW + """
             if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
             if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end
-            local t = redis.call('TIME')
-            redis.call('ZADD', KEYS[2], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[1])
+            redis.call('ZADD', KEYS[2], now(), ARGV[1])
             redis.call('PEXPIRE', KEYS[2], ARGV[2])
             return 1
             """);
