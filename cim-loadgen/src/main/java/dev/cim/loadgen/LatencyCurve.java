@@ -138,7 +138,8 @@ final class LatencyCurve {
         ComparisonPart.quiet(base, other, report);
         new PacedRun(pairs, tag + "w", rate, LEAD_IN).run(side.cpu());
         Instant started = Instant.now();
-        return new Point(rate, started, new PacedRun(pairs, tag, rate, options.latencyDuration()).run(side.cpu()));
+        return new Point(rate, started, new PacedRun(pairs, tag, rate, options.latencyDuration())
+                .logTo(options.latencyLogFile(side.name() + "-" + tag, rate)).run(side.cpu()));
     }
 
     /** At how many of the rates both sides sustain the other side's p99 is below the base's, and where it is not. */

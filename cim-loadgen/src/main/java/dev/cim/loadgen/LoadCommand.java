@@ -225,6 +225,11 @@ final class LoadCommand {
             + "curve's PNG is written (default: ${DEFAULT-VALUE})")
     Path plot;
 
+    @Option(names = "--latency-log", description = "part 1: a directory where each measured paced run writes "
+            + "one line per message, <intended send, µs from the run's start> <latency µs> <the generator's lag µs>, "
+            + "to see when the slow ones came (default: none)")
+    Path latencyLog;
+
     @Option(names = "--nodes", defaultValue = "1", description = "child servers, each a node, users spread over "
             + "them; more than 1 needs --server-arg=--cim.server.redis.embedded=false and a shared Redis "
             + "(default: ${DEFAULT-VALUE})")
@@ -325,7 +330,7 @@ final class LoadCommand {
                 pick(searchMessages, 100_000, 2000),
                 ioThreads, epoll, perSourceAddress, tlsMode(), pick(rounds, 4, 2), tlsTrust, tlsServerName,
                 transportMode(), against == null ? List.of() : against.stream().map(LoadOptions.Against::of).toList(),
-                plot, nodes, cpuPids == null ? List.of() : cpuPids, peerScriptDir, mqttPort, mqttDir, xmppPort, xmppDir,
+                plot, latencyLog, nodes, cpuPids == null ? List.of() : cpuPids, peerScriptDir, mqttPort, mqttDir, xmppPort, xmppDir,
                 curveTop, generators, restartNode, awaitRestart);
     }
 

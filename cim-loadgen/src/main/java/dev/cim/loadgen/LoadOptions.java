@@ -85,6 +85,8 @@ import java.util.Set;
  *                         the first measured against the second: the server, the minimal relay
  *                         (answering on hand-over or on the recipient's ack), mosquitto or ejabberd
  * @param plot             {@code against}: where the latency curve's PNG goes
+ * @param latencyLog       part 1: a directory where each measured paced run writes its messages'
+ *                         times ({@link MessageLog}), or null
  * @param nodes            child servers, each its own node; users are spread over them by index, so
  *                         a random pair is on two nodes with probability (nodes - 1) / nodes. More
  *                         than one needs a Redis they share ({@code --server-arg}s for an external
@@ -125,7 +127,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         Duration seriesDuration, Duration tick, int groupMembers, int groupRounds, int groupWindow,
         Duration groupDuration, int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads,
         boolean epoll, int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport,
-        List<Against> against, Path plot, int nodes, List<Long> cpuPids, Path peerScriptDir, int mqttPort,
+        List<Against> against, Path plot, Path latencyLog, int nodes, List<Long> cpuPids, Path peerScriptDir, int mqttPort,
         Path mqttDir, int xmppPort, Path xmppDir, int curveTop, int generators, int restartNode,
         Path awaitRestart) {
 
@@ -311,6 +313,14 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
             throw new IllegalArgumentException("--" + prefix + "-dir: " + dir + " is the directory of a running " + name
                     + " (expected: with its --" + prefix + "-port)");
         }
+    }
+
+    /**
+     * Where a measured paced run of {@code name} at {@code rate} writes its {@link MessageLog}
+     * ({@code <name>-<rate>.txt} in {@code --latency-log}), or null when there is none.
+     */
+    Path latencyLogFile(String name, double rate) {
+        return latencyLog == null ? null : latencyLog.resolve(name + "-" + Math.round(rate) + ".txt");
     }
 
     /** True when the generator starts the server itself. */

@@ -1,6 +1,7 @@
 package dev.cim.loadgen;
 
 import dev.cim.client.core.ChatMessage;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -42,6 +43,9 @@ final class PacedRun extends ReceiptCountingTraffic {
             DeliveryLedger ledger, ReceiptCounts receipts, String cpu) {
     }
 
+    /** The most messages a run's {@link MessageLog} keeps: 24 bytes each. */
+    private static final int MAX_LOGGED = 4_000_000;
+
     /** The shortest time between two wake-ups of a pacer. */
     private static final long PACE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
@@ -52,6 +56,8 @@ final class PacedRun extends ReceiptCountingTraffic {
     private final DeliveryLedger ledger;
     private final LatencyRecorder latency;
     private final LatencyRecorder senderLag;
+    private final int expected;
+    private MessageLog log;
 
     /**
      * @param tag  names this run in message texts (marked as this process's: {@link Token#ofThisRun});
@@ -63,10 +69,16 @@ final class PacedRun extends ReceiptCountingTraffic {
         this.tag = Token.ofThisRun(tag);
         this.rate = rate;
         this.duration = duration;
-        int expected = (int) Math.min(Integer.MAX_VALUE - 1, rate * duration.toNanos() / 1e9 + 1024);
+        this.expected = (int) Math.min(Integer.MAX_VALUE - 1, rate * duration.toNanos() / 1e9 + 1024);
         this.ledger = new DeliveryLedger(expected);
         this.latency = new LatencyRecorder();
         this.senderLag = new LatencyRecorder();
+    }
+
+    /** Keeps every message's times and writes them to {@code file} after the run ({@link MessageLog}); null for none. */
+    PacedRun logTo(Path file) {
+        this.log = file == null ? null : new MessageLog(file, Math.min(expected, MAX_LOGGED));
+        return this;
     }
 
     Result run(CpuMeter cpu) throws InterruptedException {
@@ -92,6 +104,9 @@ final class PacedRun extends ReceiptCountingTraffic {
         ledger.awaitAll(Duration.ofSeconds(10));
         CpuMeter.Reading cpuTo = cpu.read();
         pairs.route(Traffic.NONE);
+        if (log != null) {
+            log.write(start);
+        }
         return new Result(rate, offered, notOffered, latency.percentiles(), senderLag.percentiles(), ledger,
                 receipts, CpuMeter.perMessage(cpuFrom, cpuTo, ledger.received()));
     }
@@ -157,6 +172,9 @@ final class PacedRun extends ReceiptCountingTraffic {
         if (token != null && tag.equals(token.tag()) && ledger.receive(token.seq())) {
             latency.record(receivedNanos - token.nanos());
             senderLag.record(token.extra() - token.nanos());
+            if (log != null) {
+                log.add(token.nanos(), receivedNanos, token.extra());
+            }
         }
     }
 }

@@ -43,7 +43,8 @@ final class ThroughputPart {
             // receipts, the garbage it left, code it did not use) is not this rate's latency.
             new PacedRun(pairs, "w" + percent, sustained * fraction, LEAD_IN).run(cpu);
             PacedRun.Result paced = new PacedRun(pairs, "p" + percent, sustained * fraction,
-                    options.latencyDuration()).run(cpu);
+                    options.latencyDuration()).logTo(options.latencyLogFile("server-p" + percent, sustained * fraction))
+                    .run(cpu);
             report.add(1, String.format(Locale.ROOT, "latency send→receipt at %d %% (%,.0f msg/s offered for %ss)",
                             percent, paced.rate(), options.latencyDuration().toMillis() / 1000.0),
                     paced.latency().toMillis() + "; of which the generator's lag before writing: "

@@ -6,6 +6,7 @@ import dev.cim.server.account.RememberedPasswords;
 import dev.cim.server.account.SessionTokens;
 import dev.cim.server.redis.RedisAccountStore;
 import dev.cim.server.redis.RedisAttemptCounters;
+import dev.cim.server.redis.RedisFlushes;
 import dev.cim.server.redis.RedisFull;
 import dev.cim.server.redis.RedisRoundTrips;
 import dev.cim.server.store.AccountStore;
@@ -44,6 +45,12 @@ class AccountConfiguration {
         return accounts.rememberPasswords().isZero() ? bcrypt
                 : new RememberedPasswords(bcrypt, accounts.rememberPasswords(), accounts.rememberedPasswords(),
                         System::nanoTime);
+    }
+
+    /** The commands written to a Redis connection together leave in one write ({@link RedisFlushes}). */
+    @Bean
+    RedisFlushes cimRedisFlushes() {
+        return new RedisFlushes();
     }
 
     /** Round trips to Redis timed in the meter registry, if the program has one (the account tool has not). */
