@@ -1,5 +1,6 @@
 package dev.cim.loadgen;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -7,8 +8,10 @@ import java.util.List;
  * starts between the highest point within the bound below the first that is not (or 0, when the
  * first is not) and that first point, and halves that gap {@value #STEPS} times, each probe a paced
  * run of its own. The answer is the highest rate probed that kept within the bound; past the first
- * point that did not, a point that did is taken for noise and not believed. Only the arithmetic is
- * here; {@link LatencyCurve} runs the probes.
+ * point that did not, a point that did is taken for noise and not believed. One probe decides each
+ * halving, so a single slow probe (a stall of the machine) moves the answer by half the gap: with
+ * {@code --knee-searches} the search runs several times and the median of the answers counts
+ * ({@link #median}). Only the arithmetic is here; {@link LatencyCurve} runs the probes.
  */
 final class KneeSearch {
 
@@ -65,5 +68,21 @@ final class KneeSearch {
     /** The highest rate found within the bound, 0 if none. */
     double highestWithin() {
         return within;
+    }
+
+    /**
+     * The median of several searches' {@link #highestWithin()} (the mean of the middle two for an even
+     * count).
+     *
+     * @throws IllegalArgumentException if there is none
+     */
+    static double median(double[] highest) {
+        if (highest.length == 0) {
+            throw new IllegalArgumentException("searches: none (expected: the answers of at least one search)");
+        }
+        double[] sorted = highest.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * on each side come before the first (a closed loop leaves other code compiled than paced traffic
  * runs: a profile of the first paced point after one found the JIT compiler taking 40 % of both
  * processes' CPU). The highest rate at which each side kept p99 within 5 ms, with nothing lost and
- * everything offered, is searched below the first point that did not ({@link KneeSearch}), and at
+ * everything offered, is searched below the first point that did not ({@link KneeSearch}; with
+ * {@code --knee-searches} several times over, the median counting), and at
  * how many of the rates both sides sustain at all ({@link Point#sustained()}) the first side's p99 is
  * the lower; the curve is also drawn to a PNG ({@link CurvePlot}).
  */
@@ -91,34 +92,43 @@ final class LatencyCurve {
                             FRACTIONS[i] * 100, rate, options.latencyDuration().toMillis() / 1000.0),
                     other.name() + ": " + describe(o) + "; " + base.name() + ": " + describe(b), "");
         }
-        KneeSearch baseKnee = KneeSearch.over(baseCurve.points());
-        KneeSearch otherKnee = KneeSearch.over(otherCurve.points());
-        for (int step = 0; baseKnee.searching() || otherKnee.searching(); step++) {
-            boolean baseFirst = step % 2 == 0;
-            for (boolean isOther : baseFirst ? new boolean[] {false, true} : new boolean[] {true, false}) {
-                KneeSearch search = isOther ? otherKnee : baseKnee;
-                if (!search.searching()) {
-                    continue;
+        int searches = options.kneeSearches();
+        double[] baseHighest = new double[searches];
+        double[] otherHighest = new double[searches];
+        for (int n = 0; n < searches; n++) {
+            String name = searches == 1 ? "knee search" : "knee search " + (n + 1);
+            KneeSearch baseKnee = KneeSearch.over(baseCurve.points());
+            KneeSearch otherKnee = KneeSearch.over(otherCurve.points());
+            for (int step = 0; baseKnee.searching() || otherKnee.searching(); step++) {
+                boolean baseFirst = (n + step) % 2 == 0;
+                for (boolean isOther : baseFirst ? new boolean[] {false, true} : new boolean[] {true, false}) {
+                    KneeSearch search = isOther ? otherKnee : baseKnee;
+                    if (!search.searching()) {
+                        continue;
+                    }
+                    ComparisonPart.Side side = isOther ? other : base;
+                    Pairs pairs = isOther ? otherPairs : basePairs;
+                    double rate = search.next();
+                    String tag = (n == 0 ? "" : "r" + n) + "s" + step + (isOther ? "o" : "b");
+                    Point point = measure(base, other, side, pairs, tag, rate, options, report);
+                    search.probed(point.clean());
+                    report.add(1, String.format(Locale.ROOT, "%s, step %d, %s: %,.0f msg/s offered for %ss", name,
+                            step + 1, side.name(), rate, options.latencyDuration().toMillis() / 1000.0),
+                            describe(point) + (point.clean() ? " (within 5 ms)" : " (over)"), "");
                 }
-                ComparisonPart.Side side = isOther ? other : base;
-                Pairs pairs = isOther ? otherPairs : basePairs;
-                double rate = search.next();
-                Point point = measure(base, other, side, pairs, "s" + step + (isOther ? "o" : "b"), rate, options,
-                        report);
-                search.probed(point.clean());
-                report.add(1, String.format(Locale.ROOT, "knee search, step %d, %s: %,.0f msg/s offered for %ss",
-                        step + 1, side.name(), rate, options.latencyDuration().toMillis() / 1000.0),
-                        describe(point) + (point.clean() ? " (within 5 ms)" : " (over)"), "");
+            }
+            baseHighest[n] = baseKnee.highestWithin();
+            otherHighest[n] = otherKnee.highestWithin();
+            if (searches > 1) {
+                report.add(1, name + ": highest offered rate with p99 ≤ 5 ms",
+                        highest(other, otherHighest[n], base, baseHighest[n], null), "");
             }
         }
-        double baseHighest = baseKnee.highestWithin();
-        double otherHighest = otherKnee.highestWithin();
-        String ratio = baseHighest > 0 ? String.format(Locale.ROOT, "**%.2f**", otherHighest / baseHighest) : "no ratio";
-        report.add(1, "highest offered rate with p99 ≤ 5 ms (nothing lost, all offered): the highest such point below "
-                        + "the first that is not, then " + KneeSearch.STEPS + " halvings of the gap to it",
-                String.format(Locale.ROOT, "%s %,.0f msg/s, %s %,.0f msg/s: %s%s", other.name(), otherHighest,
-                        base.name(), baseHighest, ratio, baseHighest > 0 && !target.text().isEmpty()
-                                ? (otherHighest / baseHighest >= target.minimum() ? " (met)" : " (not met)") : ""),
+        String how = "the highest such point below the first that is not, then " + KneeSearch.STEPS
+                + " halvings of the gap to it";
+        report.add(1, "highest offered rate with p99 ≤ 5 ms (nothing lost, all offered): "
+                        + (searches == 1 ? how : "the median of " + searches + " searches, each " + how),
+                highest(other, KneeSearch.median(otherHighest), base, KneeSearch.median(baseHighest), target),
                 target.text());
         compareP99(baseCurve, otherCurve, lowerP99, report);
         try {
@@ -140,6 +150,16 @@ final class LatencyCurve {
         Instant started = Instant.now();
         return new Point(rate, started, new PacedRun(pairs, tag, rate, options.latencyDuration())
                 .logTo(options.latencyLogFile(side.name() + "-" + tag, rate)).run(side.cpu()));
+    }
+
+    /** "other X msg/s, base Y msg/s: **ratio**", with whether {@code target} (if given, with a text) is met. */
+    private static String highest(ComparisonPart.Side other, double otherHighest, ComparisonPart.Side base,
+            double baseHighest, ComparisonPart.Target target) {
+        String ratio = baseHighest > 0 ? String.format(Locale.ROOT, "**%.2f**", otherHighest / baseHighest) : "no ratio";
+        String verdict = target == null || target.text().isEmpty() || baseHighest <= 0 ? ""
+                : otherHighest / baseHighest >= target.minimum() ? " (met)" : " (not met)";
+        return String.format(Locale.ROOT, "%s %,.0f msg/s, %s %,.0f msg/s: %s%s", other.name(), otherHighest,
+                base.name(), baseHighest, ratio, verdict);
     }
 
     /** At how many of the rates both sides sustain the other side's p99 is below the base's, and where it is not. */

@@ -221,6 +221,10 @@ final class LoadCommand {
             + "msgs/s (default: the faster side's closed-loop rate)")
     int curveTop;
 
+    @Option(names = "--knee-searches", defaultValue = "1", description = "--against: how many times the search for "
+            + "the highest rate within p99 ≤ 5 ms runs, the median of the answers counting (default: ${DEFAULT-VALUE})")
+    int kneeSearches;
+
     @Option(names = "--plot", defaultValue = "latency-curve.png", description = "--against: where the latency "
             + "curve's PNG is written (default: ${DEFAULT-VALUE})")
     Path plot;
@@ -292,6 +296,9 @@ final class LoadCommand {
             throw new IllegalArgumentException("--curve-top: " + curveTop + " (expected: msgs/s > 0, or 0 for the "
                     + "faster side's closed-loop rate)");
         }
+        if (kneeSearches < 1) {
+            throw new IllegalArgumentException("--knee-searches: " + kneeSearches + " (expected: >= 1)");
+        }
         List<String> childArgs = new ArrayList<>(serverArgs);
         if (quick && childArgs.stream().noneMatch(a -> a.startsWith("--cim.server.idle-timeout"))) {
             childArgs.add(QUICK_IDLE_TIMEOUT);
@@ -331,7 +338,7 @@ final class LoadCommand {
                 ioThreads, epoll, perSourceAddress, tlsMode(), pick(rounds, 4, 2), tlsTrust, tlsServerName,
                 transportMode(), against == null ? List.of() : against.stream().map(LoadOptions.Against::of).toList(),
                 plot, latencyLog, nodes, cpuPids == null ? List.of() : cpuPids, peerScriptDir, mqttPort, mqttDir, xmppPort, xmppDir,
-                curveTop, generators, restartNode, awaitRestart);
+                curveTop, kneeSearches, generators, restartNode, awaitRestart);
     }
 
     private LoadOptions.TlsMode tlsMode() {

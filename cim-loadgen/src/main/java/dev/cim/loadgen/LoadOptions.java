@@ -108,6 +108,8 @@ import java.util.Set;
  * @param curveTop         {@code against}: the latency curve's 100 % in msgs/s, or 0 for the faster
  *                         side's closed-loop rate (a peer far slower than the server would sustain
  *                         none of the server's points)
+ * @param kneeSearches     {@code against}: how many times the search for the highest rate within
+ *                         p99 ≤ 5 ms runs after the curve, the median of the answers counting
  * @param generators       part 3 alone: processes of this program the connections are split over,
  *                         each against one child server in turn ({@link GeneratorFleet}); 1 holds
  *                         them all here
@@ -128,7 +130,7 @@ record LoadOptions(String host, int port, Path serverJar, String serverHeap, Lis
         Duration groupDuration, int groupOfflineMessages, int historyMessages, int searchMessages, int ioThreads,
         boolean epoll, int perSourceAddress, TlsMode tls, int rounds, Path tlsTrust, String tlsServerName, TransportMode transport,
         List<Against> against, Path plot, Path latencyLog, int nodes, List<Long> cpuPids, Path peerScriptDir, int mqttPort,
-        Path mqttDir, int xmppPort, Path xmppDir, int curveTop, int generators, int restartNode,
+        Path mqttDir, int xmppPort, Path xmppDir, int curveTop, int kneeSearches, int generators, int restartNode,
         Path awaitRestart) {
 
     /** Whether the chat connections speak TLS. */

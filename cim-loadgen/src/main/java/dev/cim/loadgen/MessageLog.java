@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Every message of one paced run, for {@code --latency-log}: when it was meant to leave, its latency
  * and the generator's own lag before writing it, kept in memory while the run lasts (three longs a
- * message, as many as the run offers) and written to a file after it, one line a message,
+ * message, up to its capacity) and written to a file after it, one line a message,
  * {@code <intended µs from the run's start> <latency µs> <lag µs>}, in the order received. The
  * percentiles say how slow the tail is; this says when the slow messages came: together (a stall
  * of one process, a collection) or spread out.

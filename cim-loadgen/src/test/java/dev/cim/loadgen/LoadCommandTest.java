@@ -136,6 +136,15 @@ class LoadCommandTest {
     }
 
     @Test
+    void kneeSearches_repeatTheSearch_onceUnlessAsked() {
+        assertThat(LoadOptions.parse(new String[] {"--against=server,relay", "--parts=1"}).kneeSearches()).isEqualTo(1);
+        assertThat(LoadOptions.parse(new String[] {"--against=server,relay", "--parts=1", "--knee-searches=5"})
+                .kneeSearches()).isEqualTo(5);
+        assertThatIllegalArgumentException().isThrownBy(() -> LoadOptions.parse(new String[] {"--knee-searches=0"}))
+                .withMessage("--knee-searches: 0 (expected: >= 1)");
+    }
+
+    @Test
     void againstEjabberd_eitherSide_startsOneOrNamesARunningOne() {
         LoadOptions started = LoadOptions.parse(new String[] {"--against=server,ejabberd", "--parts=1"});
         assertThat(started.against()).containsExactly(LoadOptions.Against.SERVER, LoadOptions.Against.EJABBERD);

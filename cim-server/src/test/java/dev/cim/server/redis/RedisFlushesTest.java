@@ -64,6 +64,13 @@ class RedisFlushesTest {
         channel.pipeline().writeAndFlush(command);
     }
 
+    /** {@code count} commands, one after the other, as {@link #write} writes each. */
+    private static void writeCommands(EmbeddedChannel channel, int count) {
+        for (int i = 0; i < count; i++) {
+            write(channel, Unpooled.copiedBuffer("SET k" + i + " v\r\n", StandardCharsets.US_ASCII));
+        }
+    }
+
     @Test
     void commandsWrittenInOneTurnOfTheLoop_leaveInOneWrite_afterThem() {
         Flushes flushes = new Flushes();
@@ -71,9 +78,7 @@ class RedisFlushesTest {
         assertThat(channel.pipeline().names()).as("the handler sits right at the socket's end")
                 .startsWith("socket", RedisFlushes.NAME);
 
-        for (int i = 0; i < 100; i++) {
-            write(channel, Unpooled.copiedBuffer("SET k" + i + " v\r\n", StandardCharsets.US_ASCII));
-        }
+        writeCommands(channel, 100);
         assertThat(flushes.count).as("nothing flushed while the commands are written").isZero();
         channel.runPendingTasks();
 
@@ -100,9 +105,7 @@ class RedisFlushesTest {
         Flushes flushes = new Flushes();
         EmbeddedChannel channel = channel(flushes);
 
-        for (int i = 0; i < 1000; i++) {
-            write(channel, Unpooled.copiedBuffer("SET k" + i + " v\r\n", StandardCharsets.US_ASCII));
-        }
+        writeCommands(channel, 1000);
         channel.runPendingTasks();
 
         assertThat(flushes.count).as("one every 256 commands, and one for the rest").isEqualTo(4);
