@@ -1,6 +1,5 @@
 package dev.cim.loadgen;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -11,7 +10,7 @@ import java.util.List;
  * point that did not, a point that did is taken for noise and not believed. One probe decides each
  * halving, so a single slow probe (a stall of the machine) moves the answer by half the gap: with
  * {@code --knee-searches} the search runs several times and the median of the answers counts
- * ({@link #median}). Only the arithmetic is here; {@link LatencyCurve} runs the probes.
+ * ({@link ComparisonPart#median}). Only the arithmetic is here; {@link LatencyCurve} runs the probes.
  */
 final class KneeSearch {
 
@@ -68,21 +67,5 @@ final class KneeSearch {
     /** The highest rate found within the bound, 0 if none. */
     double highestWithin() {
         return within;
-    }
-
-    /**
-     * The median of several searches' {@link #highestWithin()} (the mean of the middle two for an even
-     * count).
-     *
-     * @throws IllegalArgumentException if there is none
-     */
-    static double median(double[] highest) {
-        if (highest.length == 0) {
-            throw new IllegalArgumentException("searches: none (expected: the answers of at least one search)");
-        }
-        double[] sorted = highest.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

@@ -93,8 +93,8 @@ final class LatencyCurve {
                     other.name() + ": " + describe(o) + "; " + base.name() + ": " + describe(b), "");
         }
         int searches = options.kneeSearches();
-        double[] baseHighest = new double[searches];
-        double[] otherHighest = new double[searches];
+        List<Double> baseHighest = new ArrayList<>();
+        List<Double> otherHighest = new ArrayList<>();
         for (int n = 0; n < searches; n++) {
             String name = searches == 1 ? "knee search" : "knee search " + (n + 1);
             KneeSearch baseKnee = KneeSearch.over(baseCurve.points());
@@ -117,18 +117,18 @@ final class LatencyCurve {
                             describe(point) + (point.clean() ? " (within 5 ms)" : " (over)"), "");
                 }
             }
-            baseHighest[n] = baseKnee.highestWithin();
-            otherHighest[n] = otherKnee.highestWithin();
+            baseHighest.add(baseKnee.highestWithin());
+            otherHighest.add(otherKnee.highestWithin());
             if (searches > 1) {
                 report.add(1, name + ": highest offered rate with p99 ≤ 5 ms",
-                        highest(other, otherHighest[n], base, baseHighest[n], null), "");
+                        highest(other, otherKnee.highestWithin(), base, baseKnee.highestWithin(), null), "");
             }
         }
         String how = "the highest such point below the first that is not, then " + KneeSearch.STEPS
                 + " halvings of the gap to it";
         report.add(1, "highest offered rate with p99 ≤ 5 ms (nothing lost, all offered): "
                         + (searches == 1 ? how : "the median of " + searches + " searches, each " + how),
-                highest(other, KneeSearch.median(otherHighest), base, KneeSearch.median(baseHighest), target),
+                highest(other, ComparisonPart.median(otherHighest), base, ComparisonPart.median(baseHighest), target),
                 target.text());
         compareP99(baseCurve, otherCurve, lowerP99, report);
         try {

@@ -52,19 +52,6 @@ class KneeSearchTest {
         assertEquals(0, probe(search, rate -> false));
     }
 
-    @Test
-    void theMedianOfSeveralSearches_isTheMiddleAnswer_orTheMeanOfTheMiddleTwo() {
-        double[] answers = {8_599, 11_356, 4_697};
-
-        assertEquals(8_599, KneeSearch.median(answers));
-        assertEquals(8_599, answers[0], "the answers are left in their order");
-        assertEquals(7_500, KneeSearch.median(new double[] {10_000, 0, 5_000, 10_000}));
-        assertEquals(3_000, KneeSearch.median(new double[] {3_000}));
-        IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
-                () -> KneeSearch.median(new double[0]));
-        assertEquals("searches: none (expected: the answers of at least one search)", none.getMessage());
-    }
-
     /** Probes until the search is over, each probe within the bound when {@code within} says so. */
     private static double probe(KneeSearch search, DoublePredicate within) {
         int probes = 0;
